@@ -1,0 +1,170 @@
+/* tela.h — the native API of tela, a parallel dense linear-algebra library.
+ *
+ * This part declares the thread machinery every kernel runs on: pools of
+ * cached worker threads, teams leased from them, execution policies
+ * (tela_par) and parallel regions. Kernels are declared in later sections.
+ * Conventions: column-major, LAPACK argument order, return value is LAPACK's
+ * info (0 ok, -i bad argument i, +i numerical condition). */
+#ifndef TELA_H
+#define TELA_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32)
+#define TELA_API
+#else
+#define TELA_API __attribute__((visibility("default")))
+#endif
+
+#define TELA_VERSION_MAJOR 0
+#define TELA_VERSION_MINOR 1
+#define TELA_VERSION_PATCH 0
+
+/* Dimensions and leading dimensions: pointer-sized, so large problems work. */
+typedef ptrdiff_t tela_int;
+
+/* ---- errors --------------------------------------------------------------
+ * Misuse of the thread API (NULL pool, width < 1, width above the pool's,
+ * a team released twice, ...) never crashes or hangs: the call returns NULL
+ * or a negative code below and reports through the error handler. The default
+ * handler prints one line to stderr; tela never exits the process. */
+enum tela_status {
+    TELA_OK = 0,
+    TELA_EINVAL = -1,  /* an argument is invalid */
+    TELA_EBUSY = -2,   /* the object is in use (a region runs on the team) */
+    TELA_ENOMEM = -3,  /* memory or threads could not be obtained */
+    TELA_ESTATE = -4   /* wrong state (team already released, pool from before fork) */
+};
+
+/* where: the public function that failed; message: a sentence for people. */
+typedef void (*tela_error_handler)(int status, const char *where, const char *message,
+                                   void *context);
+
+/* Installs handler (NULL restores the default, which prints to stderr).
+ * Returns the previous handler. Process-wide; safe to call at any time. */
+TELA_API tela_error_handler tela_set_error_handler(tela_error_handler handler, void *context);
+
+/* ---- pools ---------------------------------------------------------------
+ * A pool owns width-1 worker threads; the thread that leases a team from it
+ * is member 0. Worker threads of a pool with default settings come from a
+ * process-wide reserve and go back to it on destroy, so building a pool per
+ * call costs no thread creation. Any of thread_name, stack_size, start_hook
+ * makes the pool dedicated: its threads are its own and joined on destroy. */
+typedef struct tela_pool tela_pool;
+
+typedef struct tela_pool_opts {
+    int width;               /* members including the caller; 0 = default width */
+    const char *thread_name; /* name of the worker threads (<= 15 chars used) */
+    size_t stack_size;       /* bytes of each worker's stack; 0 = system default */
+    void (*start_hook)(int worker_index, void *arg); /* run once by each new worker */
+    void *start_hook_arg;
+} tela_pool_opts;
+
+/* opts NULL or zeroed: width = CPUs in the caller's affinity mask, reduced by
+ * a cgroup CPU quota where one is set. Returns NULL on error. */
+TELA_API tela_pool *tela_pool_create(const tela_pool_opts *opts);
+
+/* Destroys pool. If a team is still leased (for instance when called from a
+ * region running on the pool), destruction is deferred to that team's
+ * release; it never waits for it. NULL is ignored. */
+TELA_API void tela_pool_destroy(tela_pool *pool);
+
+/* Width the pool was built with (members including the caller); -1 for NULL. */
+TELA_API int tela_pool_width(const tela_pool *pool);
+
+/* ---- teams ---------------------------------------------------------------
+ * A team is an exclusive lease of some of a pool's workers by one caller.
+ * tela_team_acquire asks for width members; when other teams hold workers
+ * of the same pool, the team is narrower (down to 1: the caller alone);
+ * tela_team_width tells what was granted. Returns NULL on bad arguments. */
+typedef struct tela_team tela_team;
+
+TELA_API tela_team *tela_team_acquire(tela_pool *pool, int width);
+/* Gives the workers back. Releasing twice reports TELA_ESTATE and does
+ * nothing (detectable while the pool lives and the team was not re-leased). */
+TELA_API int tela_team_release(tela_team *team);
+TELA_API int tela_team_width(const tela_team *team);
+/* Acquires a team of up to width, calls fn(team, arg), releases it.
+ * Returns 0, or a negative tela_status. */
+TELA_API int tela_with_team(tela_pool *pool, int width, void (*fn)(tela_team *, void *),
+                            void *arg);
+
+/* ---- execution policy ----------------------------------------------------
+ * Every kernel takes one first. A small value: copy it freely. */
+typedef enum tela_par_kind {
+    TELA_PAR_SEQ = 0, /* run on the calling thread only */
+    TELA_PAR_AUTO,    /* the process default pool (tela_set_num_threads) */
+    TELA_PAR_POOL,    /* lease a team from this pool for the call */
+    TELA_PAR_TEAM     /* run on this team, held by the caller */
+} tela_par_kind;
+
+typedef struct tela_par {
+    tela_par_kind kind;
+    int max_width; /* 0 = no limit beyond the pool's or team's width */
+    tela_pool *pool;
+    tela_team *team;
+} tela_par;
+
+TELA_API tela_par tela_par_seq(void);
+TELA_API tela_par tela_par_auto(void);
+TELA_API tela_par tela_par_pool(tela_pool *pool);
+TELA_API tela_par tela_par_team(tela_team *team);
+/* par with its width limited to max_width (>= 1). */
+TELA_API tela_par tela_par_limit(tela_par par, int max_width);
+
+/* ---- thread control --------------------------------------------------------
+ * The process default width starts from TELA_NUM_THREADS, else
+ * OMP_NUM_THREADS (its first number), else the affinity mask / cgroup quota.
+ * The thread-local setting, when non-zero, overrides it for this thread. */
+TELA_API void tela_set_num_threads(int width);
+TELA_API int tela_get_num_threads(void);
+/* Sets this thread's width (0 resets to the process default); returns the
+ * previous thread-local value (0 if none was set). Negative: ignored, -1. */
+TELA_API int tela_set_num_threads_local(int width);
+
+/* ---- parallel regions ------------------------------------------------------
+ * A region runs body(self, arg) on members 0..w-1 of a team, the caller being
+ * member 0. Inside, tela_barrier splits the body into sections. Members at or
+ * above w are not woken. A region inside a region (or inside an OpenMP
+ * parallel region of the caller) under TELA_PAR_AUTO runs on the caller alone.
+ * No tela call inside a body allocates. */
+typedef struct tela_member tela_member;
+typedef void (*tela_body)(tela_member *self, void *arg);
+
+TELA_API int tela_rank(const tela_member *self);
+TELA_API int tela_width(const tela_member *self);
+/* Waits until all w members of the region reach it. */
+TELA_API void tela_barrier(tela_member *self);
+
+/* Runs body on up to width members chosen by par (width <= 0: as wide as par
+ * allows). Returns the width used (>= 1), or a negative tela_status. */
+TELA_API int tela_parallel(tela_par par, int width, tela_body body, void *arg);
+
+/* Workspace owned by the team, for bodies that need scratch memory without
+ * allocating: at least bytes, 64-byte aligned, valid until the next call
+ * on this team with a larger size or the team's release. NULL on failure or
+ * when called from inside a region. */
+TELA_API void *tela_team_workspace(tela_team *team, size_t bytes);
+
+/* ---- diagnostics ---------------------------------------------------------- */
+typedef struct tela_stats {
+    long spawned_workers; /* worker threads started in this process so far */
+    long reused_workers;  /* workers taken from the reserve instead of spawned */
+    long joined_workers;  /* worker threads joined (dedicated pools, surplus) */
+    long reserve_idle;    /* workers idle in the reserve now */
+    long reserve_cap;     /* most workers the reserve keeps */
+    long region_wakeups;  /* times a worker was woken to run a region */
+} tela_stats;
+
+TELA_API long tela_spawned_workers(void);
+TELA_API void tela_get_stats(tela_stats *stats);
+TELA_API const char *tela_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TELA_H */

@@ -1,0 +1,221 @@
+/* par.h — internal interface of src/par, tela's thread team.
+ *
+ * Threads are par_workers. Idle ones sit in a process-wide reserve; a pool
+ * owns some while it lives; a team leases some of a pool's for one caller;
+ * a region runs a body on members 0..w-1 of a team. All waiting goes through
+ * par_word: a bounded spin of polls, then a futex. */
+#ifndef TELA_PAR_H
+#define TELA_PAR_H
+
+#include "tela.h"
+
+#include <pthread.h>
+#include <stdalign.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#define PAR_CACHE_LINE 64
+
+/* Fan-out of the wake and barrier trees: up to this many children per
+ * member. Widths up to PAR_FANOUT + 1 are flat (member 0 handles everyone),
+ * which is fastest at small widths; wider teams get a tree so no single
+ * word or member serialises everybody. */
+#define PAR_FANOUT 4
+
+/* Polls a waiter spins before sleeping, when nothing else is configured
+ * (TELA_SPIN_POLLS overrides). One poll is a load and a pause instruction. */
+#define PAR_SPIN_POLLS_DEFAULT 60000
+/* Polls in barrier waits of an oversubscribed team (width > CPUs): spinning
+ * there steals the CPU from the member we are waiting for. */
+#define PAR_SPIN_POLLS_OVERSUBSCRIBED 50
+/* Polls a member spins for a child it had to wake from sleep, until that
+ * child first arrives. Measured here: the scheduler may put the woken thread
+ * on the waker's CPU, where it runs only once the waker stops spinning, so
+ * a full spin made the first region after a 10 ms gap cost the whole spin
+ * (1.8 ms) instead of the wake latency (~15 us). */
+#define PAR_SPIN_POLLS_AFTER_WAKE 50
+
+/* ---- waiting (wait.c) ---- */
+
+/* A 32-bit word that members wait on. sleepers counts waiters inside the
+ * futex so a store only pays the wake system call when someone sleeps. */
+typedef struct par_word {
+    _Atomic uint32_t value;
+    _Atomic uint32_t sleepers;
+} par_word;
+
+/* Waits until word != old, spinning spin_polls polls first; returns it. */
+uint32_t par_word_wait_change(par_word *word, uint32_t old, unsigned spin_polls);
+/* Waits until word == want. */
+void par_word_wait_equal(par_word *word, uint32_t want, unsigned spin_polls);
+/* Stores value (release) and wakes sleepers. */
+void par_word_store(par_word *word, uint32_t value);
+/* Adds one (release) and wakes sleepers; true if one was asleep. */
+bool par_word_bump(par_word *word);
+
+unsigned par_spin_polls(void);
+
+/* ---- floating-point environment (fpenv.c) ---- */
+
+typedef struct par_fpenv {
+    unsigned sse_csr;     /* MXCSR control bits (rounding, FTZ, DAZ, masks) */
+    unsigned x87_control; /* x87 control word (precision, rounding, masks) */
+    int rounding;         /* fegetround() off x86 */
+} par_fpenv;
+
+void par_fpenv_capture(par_fpenv *env);
+/* Makes the calling thread's environment equal to env (cheap when it is). */
+void par_fpenv_apply(const par_fpenv *env);
+
+/* ---- workers (worker.c) ---- */
+
+enum par_command { PAR_CMD_REGION = 0, PAR_CMD_RETIRE = 1 };
+
+/* The region as a member needs it, copied into each woken member's wake
+ * line by its parent, so a wake costs the member one cache line. */
+typedef struct par_region_desc {
+    tela_body body;
+    void *arg;
+    int width;
+    uint32_t generation; /* barrier generation at region start */
+    par_fpenv fpenv;
+} par_region_desc;
+
+/* The wake word with the region it starts, on one cache line. */
+typedef struct par_wake_line {
+    par_word word; /* bumped by the member that wakes this one */
+    par_region_desc region; /* written by that member before the bump */
+} par_wake_line;
+
+/* Each word a member spins on has its own cache line, so writes to one
+ * never disturb a spinner on another (false sharing). */
+typedef struct par_worker {
+    alignas(PAR_CACHE_LINE) par_wake_line wake;
+    alignas(PAR_CACHE_LINE) par_word arrive;  /* generation of the last barrier reached */
+    alignas(PAR_CACHE_LINE) par_word release; /* generation its parent let it pass */
+    alignas(PAR_CACHE_LINE) pthread_t thread;
+    _Atomic int command;     /* enum par_command, read after a wake */
+    struct tela_team *team;  /* team it serves; written only while idle */
+    int rank;                /* its rank in that team */
+    int index;               /* its index in the owning pool */
+    bool detach_on_retire;   /* retired from its own thread: nobody joins it */
+    struct par_worker *next; /* link in the reserve's idle stack */
+    /* Set before the thread starts (dedicated pools). */
+    const char *thread_name;
+    void (*start_hook)(int, void *);
+    void *start_hook_arg;
+    par_word *started; /* bumped once the start hook has run, if not NULL */
+    _Atomic long regions_run; /* regions this worker was woken for; only it writes */
+    struct par_worker *all_prev, *all_next; /* registry of live workers (stats) */
+} par_worker;
+
+/* Starts a worker thread; NULL when the system refuses a thread. */
+par_worker *par_worker_spawn(size_t stack_size, const char *thread_name,
+                             void (*start_hook)(int, void *), void *start_hook_arg, int index,
+                             par_word *started);
+/* Tells an idle worker to exit and joins it (or detaches it when it is the
+ * calling thread), then frees it. */
+void par_worker_retire(par_worker *worker);
+/* The worker struct of the calling thread, NULL for non-workers. */
+par_worker *par_worker_self(void);
+
+/* ---- reserve (reserve.c) ---- */
+
+/* Takes up to count idle workers into out[]; returns how many. */
+int par_reserve_take(par_worker **out, int count);
+/* Gives workers back; those above the cap are retired (joined outside the
+ * reserve's lock). */
+void par_reserve_give(par_worker **workers, int count);
+/* Raises the cap to at least width (a pool that wide was built). */
+void par_reserve_note_width(int width);
+/* Bumped in a forked child: objects from before the fork are dead there. */
+unsigned par_fork_generation(void);
+void par_reserve_init_once(void);
+
+extern _Atomic long par_stat_spawned;
+extern _Atomic long par_stat_reused;
+extern _Atomic long par_stat_joined;
+/* Adds and removes workers in the registry that tela_get_stats sums. */
+void par_registry_add(par_worker *worker);
+void par_registry_remove(par_worker *worker);
+
+/* ---- pools and teams (pool.c, team.c) ---- */
+
+struct tela_team {
+    _Atomic int running;  /* a region runs on this team now */
+    _Atomic int leased;   /* 1 between acquire and release */
+    uint32_t generation;  /* last barrier generation; member 0 only */
+    unsigned barrier_spin; /* spin polls of barrier waits in this team */
+    int width;            /* members granted, caller included */
+    int slot;             /* index in the pool's slot array, -1 overflow */
+    struct tela_pool *pool;
+    struct tela_team *next_overflow; /* overflow teams: list of all of them */
+    struct tela_team *next_free;     /* overflow teams: free list */
+    void *workspace;
+    size_t workspace_size;
+    par_worker *members[]; /* [pool width]; members[0] is unused (caller) */
+};
+
+struct tela_pool {
+    int width;      /* members including the caller */
+    int nworkers;   /* width - 1 */
+    bool dedicated; /* own threads, joined on destroy */
+    bool keep_struct; /* the default pool: never freed (racing readers) */
+    unsigned fork_generation;
+    par_worker **workers;       /* [nworkers] */
+    _Atomic uint64_t *free_mask; /* bit i: workers[i] is not leased */
+    int mask_words;
+    tela_team **slots;      /* [width] team structs, reused between leases */
+    _Atomic int *slot_used; /* [width] */
+    pthread_mutex_t overflow_lock; /* guards overflow_free (rare path) */
+    tela_team *overflow_free;
+    tela_team *overflow_all;
+    _Atomic int leases;          /* teams leased now */
+    _Atomic int destroy_pending; /* tela_pool_destroy was called */
+    _Atomic int finished;        /* the destruction ran */
+    char *thread_name;           /* copy of opts.thread_name, or NULL */
+};
+
+tela_pool *par_pool_create(const tela_pool_opts *opts, bool keep_struct);
+/* Leases a team of up to width members (>= 1; the caller alone when no
+ * worker is free). NULL if the pool is being destroyed or out of memory. */
+tela_team *par_team_lease(tela_pool *pool, int width);
+void par_team_unlease(tela_team *team);
+/* Destroys the pool if destruction is pending and no team is leased. */
+void par_pool_finish_if_idle(tela_pool *pool);
+
+/* ---- regions (region.c) ---- */
+
+struct tela_member {
+    tela_team *team;     /* NULL in a serial region */
+    int rank;
+    int width;
+    uint32_t generation; /* barrier generation this member is at */
+    unsigned gather_spin; /* polls while waiting for children (see AFTER_WAKE) */
+};
+
+/* Runs body on members 0..width-1 of team (width <= team width). */
+void par_region_run(tela_team *team, int width, tela_body body, void *arg);
+/* Runs body on the calling thread alone. */
+void par_region_run_serial(tela_body body, void *arg);
+/* The member the calling thread runs inside a region, else NULL. */
+tela_member *par_current_member(void);
+/* Entry of a worker woken for a region of its team. */
+void par_region_member(par_worker *self);
+
+/* ---- policy and CPUs (policy.c, cpus.c) ---- */
+
+/* CPUs the process may use: affinity mask, reduced by a cgroup quota. */
+int par_cpu_count(void);
+/* Gives workers the calling thread's CPU set, as if it had spawned them. */
+void par_affinity_copy_to(par_worker **workers, int count);
+/* Width limit of the calling thread for auto (thread-local or default). */
+int par_default_width(void);
+
+/* ---- errors (error.c) ---- */
+
+/* Reports through the installed handler; returns status for convenience. */
+int par_error(int status, const char *where, const char *message);
+
+#endif /* TELA_PAR_H */

@@ -1,0 +1,134 @@
+/* region.c — running a body on members 0..w-1 of a team, and barriers.
+ *
+ * Wake and barrier follow one tree of fan-out PAR_FANOUT over the ranks:
+ * member r wakes and gathers ranks r*F+1 .. r*F+F. Up to F+1 members the
+ * tree is flat (member 0 does all), beyond it no word is shared by more
+ * than two members, so wake and barrier cost grows with log(width), not
+ * with width. Members at or above w are never touched. */
+#include "par/par.h"
+
+#include <stddef.h>
+
+static _Thread_local tela_member *current_member;
+
+tela_member *par_current_member(void)
+{
+    return current_member;
+}
+
+/* Generations skip 0: 0 is what a freshly leased worker's words hold. */
+static inline uint32_t next_generation(uint32_t g)
+{
+    return g + 1 == 0 ? 1 : g + 1;
+}
+
+static inline int first_child(int rank)
+{
+    return rank * PAR_FANOUT + 1;
+}
+
+/* Copies the region into each child's wake line and wakes it. Returns
+ * the spin for gathering the children: short if one of them was asleep. */
+static unsigned wake_children(tela_team *t, int rank, const par_region_desc *region)
+{
+    bool woke_sleeper = false;
+    int first = first_child(rank);
+    for (int c = first; c < first + PAR_FANOUT && c < region->width; c++) {
+        par_wake_line *line = &t->members[c]->wake;
+        /* The child read its previous copy before its last arrival, which
+         * we (or our parent) observed: writing it now races with nothing. */
+        line->region = *region;
+        woke_sleeper |= par_word_bump(&line->word);
+    }
+    return woke_sleeper ? PAR_SPIN_POLLS_AFTER_WAKE : t->barrier_spin;
+}
+
+/* Waits until every child of m's rank has arrived at generation g. */
+static void gather_children(tela_member *m, uint32_t g)
+{
+    tela_team *t = m->team;
+    int first = first_child(m->rank);
+    for (int c = first; c < first + PAR_FANOUT && c < m->width; c++)
+        par_word_wait_equal(&t->members[c]->arrive, g, m->gather_spin);
+    /* Every child has run since its wake: spin normally from now on. */
+    m->gather_spin = t->barrier_spin;
+}
+
+void tela_barrier(tela_member *m)
+{
+    if (!m || m->width <= 1)
+        return;
+    tela_team *t = m->team;
+    uint32_t g = next_generation(m->generation);
+    m->generation = g;
+    gather_children(m, g);
+    if (m->rank != 0) {
+        par_worker *self = t->members[m->rank];
+        par_word_store(&self->arrive, g);
+        par_word_wait_equal(&self->release, g, t->barrier_spin);
+    }
+    int first = first_child(m->rank);
+    for (int c = first; c < first + PAR_FANOUT && c < m->width; c++)
+        par_word_store(&t->members[c]->release, g);
+}
+
+/* The end of a region: a barrier without the release half. A worker's
+ * arrival here is its last access to team memory. */
+static void join(tela_member *m)
+{
+    uint32_t g = next_generation(m->generation);
+    m->generation = g;
+    gather_children(m, g);
+    if (m->rank != 0)
+        par_word_store(&m->team->members[m->rank]->arrive, g);
+}
+
+void par_region_run(tela_team *t, int width, tela_body body, void *arg)
+{
+    par_region_desc region = {body, arg, width, t->generation, {0, 0, 0}};
+    par_fpenv_capture(&region.fpenv);
+
+    tela_member self = {t, 0, width, t->generation, 0};
+    tela_member *outer = current_member;
+    current_member = &self;
+    self.gather_spin = wake_children(t, 0, &region);
+    body(&self, arg);
+    join(&self);
+    current_member = outer;
+    t->generation = self.generation;
+}
+
+void par_region_run_serial(tela_body body, void *arg)
+{
+    tela_member self = {NULL, 0, 1, 0, 0};
+    body(&self, arg);
+}
+
+void par_region_member(par_worker *worker)
+{
+    tela_team *t = worker->team;
+    /* Our own line, written by our parent before the wake. */
+    const par_region_desc *region = &worker->wake.region;
+    tela_member self = {t, worker->rank, region->width, region->generation, 0};
+    tela_body body = region->body;
+    void *arg = region->arg;
+    self.gather_spin = wake_children(t, self.rank, region);
+    par_fpenv_apply(&region->fpenv);
+    /* Only this worker writes the count: no locked add needed. */
+    long runs = atomic_load_explicit(&worker->regions_run, memory_order_relaxed);
+    atomic_store_explicit(&worker->regions_run, runs + 1, memory_order_relaxed);
+    current_member = &self;
+    body(&self, arg);
+    current_member = NULL;
+    join(&self);
+}
+
+int tela_rank(const tela_member *self)
+{
+    return self ? self->rank : par_error(TELA_EINVAL, "tela_rank", "member is NULL");
+}
+
+int tela_width(const tela_member *self)
+{
+    return self ? self->width : par_error(TELA_EINVAL, "tela_width", "member is NULL");
+}

@@ -1,0 +1,169 @@
+/* wait.c — how members wait: a bounded spin of polls, then sleep.
+ *
+ * Spinning buys wake latency with CPU; the count of polls bounds it (a count,
+ * not a clock, so it costs no timer reads). After the spin the waiter sleeps
+ * on a futex (Linux) or a condition variable (elsewhere); never sched_yield. */
+#include "par/par.h"
+
+#include <limits.h>
+#include <stdlib.h>
+
+#if defined(__linux__)
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield" ::: "memory");
+#endif
+}
+
+#if defined(__linux__)
+static void word_sleep(par_word *word, uint32_t seen)
+{
+    /* Returns at once if the word no longer holds seen: no lost wake-up. */
+    syscall(SYS_futex, &word->value, FUTEX_WAIT_PRIVATE, seen, NULL, NULL, 0);
+}
+
+static void word_wake_all(par_word *word)
+{
+    syscall(SYS_futex, &word->value, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}
+#else
+/* Off Linux: a small table of mutex/condition pairs, hashed by address.
+ * Sleeping is the slow path; sharing a pair only costs spurious wake-ups. */
+#define PARK_BUCKETS 64
+static struct {
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+} park[PARK_BUCKETS];
+static pthread_once_t park_once = PTHREAD_ONCE_INIT;
+
+static void park_init(void)
+{
+    for (int i = 0; i < PARK_BUCKETS; i++) {
+        pthread_mutex_init(&park[i].lock, NULL);
+        pthread_cond_init(&park[i].cond, NULL);
+    }
+}
+
+static unsigned park_bucket(par_word *word)
+{
+    return (unsigned)(((uintptr_t)word / PAR_CACHE_LINE) % PARK_BUCKETS);
+}
+
+static void word_sleep(par_word *word, uint32_t seen)
+{
+    pthread_once(&park_once, park_init);
+    unsigned b = park_bucket(word);
+    pthread_mutex_lock(&park[b].lock);
+    if (atomic_load(&word->value) == seen)
+        pthread_cond_wait(&park[b].cond, &park[b].lock);
+    pthread_mutex_unlock(&park[b].lock);
+}
+
+static void word_wake_all(par_word *word)
+{
+    pthread_once(&park_once, park_init);
+    unsigned b = park_bucket(word);
+    pthread_mutex_lock(&park[b].lock);
+    pthread_cond_broadcast(&park[b].cond);
+    pthread_mutex_unlock(&park[b].lock);
+}
+#endif
+
+static _Atomic unsigned spin_polls_setting;
+static pthread_once_t spin_once = PTHREAD_ONCE_INIT;
+
+static void spin_polls_init(void)
+{
+    unsigned polls = PAR_SPIN_POLLS_DEFAULT;
+    const char *env = getenv("TELA_SPIN_POLLS");
+    if (env && *env) {
+        char *end;
+        unsigned long v = strtoul(env, &end, 10);
+        if (*end == '\0' && v <= UINT_MAX / 2)
+            polls = (unsigned)v;
+    }
+    atomic_store_explicit(&spin_polls_setting, polls, memory_order_relaxed);
+}
+
+unsigned par_spin_polls(void)
+{
+    pthread_once(&spin_once, spin_polls_init);
+    return atomic_load_explicit(&spin_polls_setting, memory_order_relaxed);
+}
+
+/* Sleeps until the word leaves seen. The sleepers count and the value are
+ * both seq_cst so that a store either sees our count or we see its value
+ * (the store side does the mirror image in word_wake_if_sleepers). */
+static uint32_t sleep_while_equal(par_word *word, uint32_t seen)
+{
+    atomic_fetch_add(&word->sleepers, 1);
+    uint32_t v;
+    while ((v = atomic_load(&word->value)) == seen)
+        word_sleep(word, seen);
+    atomic_fetch_sub(&word->sleepers, 1);
+    atomic_thread_fence(memory_order_acquire);
+    return v;
+}
+
+uint32_t par_word_wait_change(par_word *word, uint32_t old, unsigned spin_polls)
+{
+    for (unsigned i = 0; i < spin_polls; i++) {
+        /* acquire: what the storer wrote before its store is visible. */
+        uint32_t v = atomic_load_explicit(&word->value, memory_order_acquire);
+        if (v != old)
+            return v;
+        cpu_relax();
+    }
+    return sleep_while_equal(word, old);
+}
+
+void par_word_wait_equal(par_word *word, uint32_t want, unsigned spin_polls)
+{
+    for (;;) {
+        uint32_t v = 0;
+        unsigned i;
+        for (i = 0; i < spin_polls; i++) {
+            v = atomic_load_explicit(&word->value, memory_order_acquire);
+            if (v == want)
+                return;
+            cpu_relax();
+        }
+        if (spin_polls == 0)
+            v = atomic_load_explicit(&word->value, memory_order_acquire);
+        if (v == want)
+            return;
+        /* Sleep until the value moves from v, then look again: the word can
+         * pass through other values before reaching want. */
+        if (sleep_while_equal(word, v) == want)
+            return;
+        spin_polls = 0;
+    }
+}
+
+static bool word_wake_if_sleepers(par_word *word)
+{
+    if (atomic_load(&word->sleepers) == 0)
+        return false;
+    word_wake_all(word);
+    return true;
+}
+
+void par_word_store(par_word *word, uint32_t value)
+{
+    atomic_store(&word->value, value);
+    (void)word_wake_if_sleepers(word);
+}
+
+bool par_word_bump(par_word *word)
+{
+    atomic_fetch_add(&word->value, 1);
+    return word_wake_if_sleepers(word);
+}
