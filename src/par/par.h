@@ -201,8 +201,10 @@ void par_region_run(tela_team *team, int width, tela_body body, void *arg);
 void par_region_run_serial(tela_body body, void *arg);
 /* The member the calling thread runs inside a region, else NULL. */
 tela_member *par_current_member(void);
-/* Entry of a worker woken for a region of its team. */
-void par_region_member(par_worker *self);
+/* Entry of a worker woken for a region of its team. Returns the polls to
+ * spin while idle next: short when the team is oversubscribed, where an
+ * idle spinner takes the CPU from a member that has work. */
+unsigned par_region_member(par_worker *self);
 
 /* ---- policy and CPUs (policy.c, cpus.c) ---- */
 

@@ -104,7 +104,7 @@ void par_region_run_serial(tela_body body, void *arg)
     body(&self, arg);
 }
 
-void par_region_member(par_worker *worker)
+unsigned par_region_member(par_worker *worker)
 {
     tela_team *t = worker->team;
     /* Our own line, written by our parent before the wake. */
@@ -120,7 +120,9 @@ void par_region_member(par_worker *worker)
     current_member = &self;
     body(&self, arg);
     current_member = NULL;
+    unsigned idle_spin = t->barrier_spin;
     join(&self);
+    return idle_spin;
 }
 
 int tela_rank(const tela_member *self)

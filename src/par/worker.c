@@ -38,7 +38,7 @@ static void *worker_main(void *arg)
          * the bump that woke us. */
         if (atomic_load_explicit(&self->command, memory_order_relaxed) == PAR_CMD_RETIRE)
             break;
-        par_region_member(self);
+        spin = par_region_member(self);
     }
     if (self->detach_on_retire)
         free(self);
