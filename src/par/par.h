@@ -175,6 +175,7 @@ struct tela_pool {
     _Atomic int destroy_pending; /* tela_pool_destroy was called */
     _Atomic int finished;        /* the destruction ran */
     char *thread_name;           /* copy of opts.thread_name, or NULL */
+    par_word started;            /* dedicated workers whose start hook ran */
 };
 
 tela_pool *par_pool_create(const tela_pool_opts *opts, bool keep_struct);

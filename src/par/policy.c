@@ -177,8 +177,7 @@ static int run_on_leased(tela_pool *pool, int width, tela_body body, void *arg)
 
 static bool nested_in_parallel(void)
 {
-    tela_member *m = par_current_member();
-    if (m && m->width > 1)
+    if (par_current_member())
         return true;
     return omp_in_parallel && omp_in_parallel();
 }
@@ -228,12 +227,15 @@ int tela_parallel(tela_par par, int width, tela_body body, void *arg)
         limit = min_limit(limit, t->width);
         /* A region already running on this team (a nested call from its own
          * body) runs on the caller alone instead of waiting on itself. */
-        if (limit > 1 && !atomic_exchange_explicit(&t->running, 1, memory_order_acquire)) {
+        if (atomic_exchange_explicit(&t->running, 1, memory_order_acquire))
+            break;
+        /* running stays set for a width-1 run too: the team is in use. */
+        if (limit > 1)
             par_region_run(t, limit, body, arg);
-            atomic_store_explicit(&t->running, 0, memory_order_release);
-            return limit;
-        }
-        break;
+        else
+            par_region_run_serial(body, arg);
+        atomic_store_explicit(&t->running, 0, memory_order_release);
+        return limit;
     }
     default:
         return par_error(TELA_EINVAL, where, "unknown policy kind");

@@ -68,23 +68,19 @@ void par_pool_finish_if_idle(tela_pool *pool)
 static int pool_spawn_dedicated(tela_pool *pool, size_t stack_size, void (*hook)(int, void *),
                                 void *hook_arg)
 {
-    par_word *started = aligned_alloc(PAR_CACHE_LINE, sizeof *started);
-    if (!started)
-        return 0;
-    memset(started, 0, sizeof *started);
     int n = 0;
     for (; n < pool->nworkers; n++) {
         pool->workers[n] = par_worker_spawn(stack_size, pool->thread_name, hook, hook_arg, n,
-                                            started);
+                                            &pool->started);
         if (!pool->workers[n])
             break;
     }
     /* Start hooks have run and thread_name was read once this returns, so
-     * the caller may rely on its hook's effects. */
+     * the caller may rely on its hook's effects. The word lives in the pool,
+     * which outlives the workers' last touch of it (they are joined). */
     uint32_t seen;
-    while ((seen = atomic_load(&started->value)) != (uint32_t)n)
-        par_word_wait_change(started, seen, par_spin_polls());
-    free(started);
+    while ((seen = atomic_load(&pool->started.value)) != (uint32_t)n)
+        par_word_wait_change(&pool->started, seen, par_spin_polls());
     return n;
 }
 

@@ -100,8 +100,12 @@ void par_region_run(tela_team *t, int width, tela_body body, void *arg)
 
 void par_region_run_serial(tela_body body, void *arg)
 {
+    /* Still a region: a tela call from its body under AUTO stays serial. */
     tela_member self = {NULL, 0, 1, 0, 0};
+    tela_member *outer = current_member;
+    current_member = &self;
     body(&self, arg);
+    current_member = outer;
 }
 
 unsigned par_region_member(par_worker *worker)
