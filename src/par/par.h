@@ -176,6 +176,7 @@ struct tela_pool {
     _Atomic int finished;        /* the destruction ran */
     char *thread_name;           /* copy of opts.thread_name, or NULL */
     par_word started;            /* dedicated workers whose start hook ran */
+    struct tela_pool *next_retired; /* list of replaced default pools */
 };
 
 tela_pool *par_pool_create(const tela_pool_opts *opts, bool keep_struct);

@@ -108,6 +108,9 @@ tela_par tela_par_limit(tela_par par, int max_width)
  * the pointer: it sees destroy_pending and retries. */
 static _Atomic(tela_pool *) default_pool;
 static pthread_mutex_t default_pool_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Replaced default pools: their structs stay reachable here (a few hundred
+ * bytes each, one per widening) instead of leaking. */
+static tela_pool *retired_default_pools;
 
 static tela_pool *default_pool_get(int width)
 {
@@ -117,15 +120,24 @@ static tela_pool *default_pool_get(int width)
         return p;
     pthread_mutex_lock(&default_pool_lock);
     p = atomic_load(&default_pool);
-    if (p && p->fork_generation != par_fork_generation())
-        p = NULL; /* from before fork(): its threads are gone, forget it */
+    if (p && p->fork_generation != par_fork_generation()) {
+        /* From before fork(): its threads are gone; keep only the struct. */
+        p->next_retired = retired_default_pools;
+        retired_default_pools = p;
+        atomic_store(&default_pool, NULL);
+        p = NULL;
+    }
     if (!p || p->width < width || atomic_load(&p->destroy_pending)) {
         int new_width = p && p->width > width ? p->width : width;
         tela_pool_opts opts = {.width = new_width};
         tela_pool *fresh = par_pool_create(&opts, true);
         if (fresh) {
-            if (p && !atomic_exchange(&p->destroy_pending, 1))
-                par_pool_finish_if_idle(p);
+            if (p) {
+                if (!atomic_exchange(&p->destroy_pending, 1))
+                    par_pool_finish_if_idle(p);
+                p->next_retired = retired_default_pools;
+                retired_default_pools = p;
+            }
             atomic_store(&default_pool, fresh);
             p = fresh;
         }
