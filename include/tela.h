@@ -34,10 +34,10 @@ typedef ptrdiff_t tela_int;
  * handler prints one line to stderr; tela never exits the process. */
 enum tela_status {
     TELA_OK = 0,
-    TELA_EINVAL = -1,  /* an argument is invalid */
-    TELA_EBUSY = -2,   /* the object is in use (a region runs on the team) */
-    TELA_ENOMEM = -3,  /* memory or threads could not be obtained */
-    TELA_ESTATE = -4   /* wrong state (team already released, pool from before fork) */
+    TELA_EINVAL = -1, /* an argument is invalid */
+    TELA_EBUSY = -2,  /* the object is in use (a region runs on the team) */
+    TELA_ENOMEM = -3, /* memory or threads could not be obtained */
+    TELA_ESTATE = -4  /* wrong state (team already released, pool from before fork) */
 };
 
 /* where: the public function that failed; message: a sentence for people. */
@@ -90,8 +90,7 @@ TELA_API int tela_team_release(tela_team *team);
 TELA_API int tela_team_width(const tela_team *team);
 /* Acquires a team of up to width, calls fn(team, arg), releases it.
  * Returns 0, or a negative tela_status. */
-TELA_API int tela_with_team(tela_pool *pool, int width, void (*fn)(tela_team *, void *),
-                            void *arg);
+TELA_API int tela_with_team(tela_pool *pool, int width, void (*fn)(tela_team *, void *), void *arg);
 
 /* ---- execution policy ----------------------------------------------------
  * Every kernel takes one first. A small value: copy it freely. */

@@ -84,7 +84,7 @@ typedef struct par_region_desc {
 
 /* The wake word with the region it starts, on one cache line. */
 typedef struct par_wake_line {
-    par_word word; /* bumped by the member that wakes this one */
+    par_word word;          /* bumped by the member that wakes this one */
     par_region_desc region; /* written by that member before the bump */
 } par_wake_line;
 
@@ -105,8 +105,8 @@ typedef struct par_worker {
     const char *thread_name;
     void (*start_hook)(int, void *);
     void *start_hook_arg;
-    par_word *started; /* bumped once the start hook has run, if not NULL */
-    _Atomic long regions_run; /* regions this worker was woken for; only it writes */
+    par_word *started;                      /* bumped once the start hook has run, if not NULL */
+    _Atomic long regions_run;               /* regions this worker was woken for; only it writes */
     struct par_worker *all_prev, *all_next; /* registry of live workers (stats) */
 } par_worker;
 
@@ -143,12 +143,12 @@ void par_registry_remove(par_worker *worker);
 /* ---- pools and teams (pool.c, team.c) ---- */
 
 struct tela_team {
-    _Atomic int running;  /* a region runs on this team now */
-    _Atomic int leased;   /* 1 between acquire and release */
-    uint32_t generation;  /* last barrier generation; member 0 only */
+    _Atomic int running;   /* a region runs on this team now */
+    _Atomic int leased;    /* 1 between acquire and release */
+    uint32_t generation;   /* last barrier generation; member 0 only */
     unsigned barrier_spin; /* spin polls of barrier waits in this team */
-    int width;            /* members granted, caller included */
-    int slot;             /* index in the pool's slot array, -1 overflow */
+    int width;             /* members granted, caller included */
+    int slot;              /* index in the pool's slot array, -1 overflow */
     struct tela_pool *pool;
     struct tela_team *next_overflow; /* overflow teams: list of all of them */
     struct tela_team *next_free;     /* overflow teams: free list */
@@ -158,24 +158,24 @@ struct tela_team {
 };
 
 struct tela_pool {
-    int width;      /* members including the caller */
-    int nworkers;   /* width - 1 */
-    bool dedicated; /* own threads, joined on destroy */
+    int width;        /* members including the caller */
+    int nworkers;     /* width - 1 */
+    bool dedicated;   /* own threads, joined on destroy */
     bool keep_struct; /* the default pool: never freed (racing readers) */
     unsigned fork_generation;
-    par_worker **workers;       /* [nworkers] */
+    par_worker **workers;        /* [nworkers] */
     _Atomic uint64_t *free_mask; /* bit i: workers[i] is not leased */
     int mask_words;
-    tela_team **slots;      /* [width] team structs, reused between leases */
-    _Atomic int *slot_used; /* [width] */
+    tela_team **slots;             /* [width] team structs, reused between leases */
+    _Atomic int *slot_used;        /* [width] */
     pthread_mutex_t overflow_lock; /* guards overflow_free (rare path) */
     tela_team *overflow_free;
     tela_team *overflow_all;
-    _Atomic int leases;          /* teams leased now */
-    _Atomic int destroy_pending; /* tela_pool_destroy was called */
-    _Atomic int finished;        /* the destruction ran */
-    char *thread_name;           /* copy of opts.thread_name, or NULL */
-    par_word started;            /* dedicated workers whose start hook ran */
+    _Atomic int leases;             /* teams leased now */
+    _Atomic int destroy_pending;    /* tela_pool_destroy was called */
+    _Atomic int finished;           /* the destruction ran */
+    char *thread_name;              /* copy of opts.thread_name, or NULL */
+    par_word started;               /* dedicated workers whose start hook ran */
     struct tela_pool *next_retired; /* list of replaced default pools */
 };
 
@@ -190,10 +190,10 @@ void par_pool_finish_if_idle(tela_pool *pool);
 /* ---- regions (region.c) ---- */
 
 struct tela_member {
-    tela_team *team;     /* NULL in a serial region */
+    tela_team *team; /* NULL in a serial region */
     int rank;
     int width;
-    uint32_t generation; /* barrier generation this member is at */
+    uint32_t generation;  /* barrier generation this member is at */
     unsigned gather_spin; /* polls while waiting for children (see AFTER_WAKE) */
 };
 

@@ -212,8 +212,7 @@ int tela_parallel(tela_par par, int width, tela_body body, void *arg)
             pthread_once(&atfork_once, atfork_init);
             tela_pool *pool;
             /* A replaced default pool refuses the lease: load the new one. */
-            for (int tries = 0; tries < 4 && (pool = default_pool_get(limit)) != NULL;
-                 tries++) {
+            for (int tries = 0; tries < 4 && (pool = default_pool_get(limit)) != NULL; tries++) {
                 if (!atomic_load(&pool->destroy_pending))
                     return run_on_leased(pool, limit, body, arg);
             }

@@ -70,8 +70,8 @@ static int pool_spawn_dedicated(tela_pool *pool, size_t stack_size, void (*hook)
 {
     int n = 0;
     for (; n < pool->nworkers; n++) {
-        pool->workers[n] = par_worker_spawn(stack_size, pool->thread_name, hook, hook_arg, n,
-                                            &pool->started);
+        pool->workers[n] =
+            par_worker_spawn(stack_size, pool->thread_name, hook, hook_arg, n, &pool->started);
         if (!pool->workers[n])
             break;
     }

@@ -17,9 +17,9 @@ static struct {
     pthread_mutex_t lock;
     par_worker *idle; /* stack of idle workers, linked through next */
     long idle_count;
-    long cap;                /* most idle workers kept */
-    par_worker *all;         /* every live worker, for tela_get_stats */
-    long retired_regions;    /* regions_run of workers already gone */
+    long cap;             /* most idle workers kept */
+    par_worker *all;      /* every live worker, for tela_get_stats */
+    long retired_regions; /* regions_run of workers already gone */
 } reserve = {PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0, NULL, 0};
 
 /* A forked child has no worker threads: everything from before the fork that

@@ -75,9 +75,8 @@ static int claim_workers(tela_pool *pool, tela_team *t, int want)
             }
             /* acquire: the previous lessee's use of these workers happened
              * before their bits were given back (release). */
-            if (atomic_compare_exchange_weak_explicit(&pool->free_mask[word], &mask,
-                                                      mask & ~take, memory_order_acq_rel,
-                                                      memory_order_relaxed)) {
+            if (atomic_compare_exchange_weak_explicit(&pool->free_mask[word], &mask, mask & ~take,
+                                                      memory_order_acq_rel, memory_order_relaxed)) {
                 while (take) {
                     int bit = __builtin_ctzll(take);
                     take &= take - 1;
@@ -115,8 +114,7 @@ tela_team *par_team_lease(tela_pool *pool, int width)
         atomic_store_explicit(&w->release.value, 0, memory_order_relaxed);
     }
     t->generation = 0;
-    t->barrier_spin =
-        t->width > par_cpu_count() ? PAR_SPIN_POLLS_OVERSUBSCRIBED : par_spin_polls();
+    t->barrier_spin = t->width > par_cpu_count() ? PAR_SPIN_POLLS_OVERSUBSCRIBED : par_spin_polls();
     atomic_store_explicit(&t->running, 0, memory_order_relaxed);
     atomic_store(&t->leased, 1);
     return t;
