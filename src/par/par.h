@@ -90,7 +90,8 @@ typedef struct par_wake_line {
 
 /* Each word a member spins on has its own cache line, so writes to one
  * never disturb a spinner on another (false sharing). */
-typedef struct par_worker {
+/* The padding is the point: one cache line per spun-on word. */
+typedef struct par_worker { // NOLINT(clang-analyzer-optin.performance.Padding)
     alignas(PAR_CACHE_LINE) par_wake_line wake;
     alignas(PAR_CACHE_LINE) par_word arrive;  /* generation of the last barrier reached */
     alignas(PAR_CACHE_LINE) par_word release; /* generation its parent let it pass */

@@ -116,9 +116,9 @@ tela_pool *par_pool_create(const tela_pool_opts *opts, bool keep_struct)
     if (pool->mask_words == 0)
         pool->mask_words = 1;
     pthread_mutex_init(&pool->overflow_lock, NULL);
-    pool->workers = calloc((size_t)width, sizeof *pool->workers);
+    pool->workers = calloc((size_t)width, sizeof(par_worker *));
     pool->free_mask = calloc((size_t)pool->mask_words, sizeof *pool->free_mask);
-    pool->slots = calloc((size_t)width, sizeof *pool->slots);
+    pool->slots = calloc((size_t)width, sizeof(tela_team *));
     pool->slot_used = calloc((size_t)width, sizeof *pool->slot_used);
     if (opts && opts->thread_name) {
         pool->thread_name = calloc(16, 1);
@@ -133,9 +133,9 @@ tela_pool *par_pool_create(const tela_pool_opts *opts, bool keep_struct)
     }
 
     par_reserve_note_width(width);
-    int got = pool->dedicated ? pool_spawn_dedicated(pool, opts->stack_size, opts->start_hook,
-                                                     opts->start_hook_arg)
-                              : pool_take_default(pool);
+    int got = pool->dedicated && opts ? pool_spawn_dedicated(pool, opts->stack_size,
+                                                             opts->start_hook, opts->start_hook_arg)
+                                      : pool_take_default(pool);
     if (got < pool->nworkers) {
         pool->nworkers = got;
         pool_release_workers(pool);
