@@ -45,10 +45,18 @@ typedef struct par_word {
     _Atomic uint32_t sleepers;
 } par_word;
 
-/* Waits until word != old, spinning spin_polls polls first; returns it. */
-uint32_t par_word_wait_change(par_word *word, uint32_t old, unsigned spin_polls);
-/* Waits until word == want. */
-void par_word_wait_equal(par_word *word, uint32_t want, unsigned spin_polls);
+/* Waits until word != old, spinning spin_polls polls first; returns it.
+ * peer_cpu, if not NULL, is where the thread that will change the word last
+ * said it runs: if that is our CPU, spinning only keeps it from running, so
+ * the waiter sleeps at once. (Measured here: Linux often leaves a woken
+ * worker on its waker's CPU for milliseconds while the other CPU idles.) */
+uint32_t par_word_wait_change(par_word *word, uint32_t old, unsigned spin_polls,
+                              const _Atomic int *peer_cpu);
+/* Waits until word == want; peer_cpu as above. */
+void par_word_wait_equal(par_word *word, uint32_t want, unsigned spin_polls,
+                         const _Atomic int *peer_cpu);
+/* Publishes the calling thread's CPU in *cpu (stores only on change). */
+void par_publish_cpu(_Atomic int *cpu);
 /* Stores value (release) and wakes sleepers. */
 void par_word_store(par_word *word, uint32_t value);
 /* Adds one (release) and wakes sleepers; true if one was asleep. */
@@ -93,7 +101,8 @@ typedef struct par_wake_line {
 /* The padding is the point: one cache line per spun-on word. */
 typedef struct par_worker { // NOLINT(clang-analyzer-optin.performance.Padding)
     alignas(PAR_CACHE_LINE) par_wake_line wake;
-    alignas(PAR_CACHE_LINE) par_word arrive;  /* generation of the last barrier reached */
+    alignas(PAR_CACHE_LINE) par_word arrive; /* generation of the last barrier reached */
+    _Atomic int cpu; /* CPU it last ran on, published beside arrive for its parent */
     alignas(PAR_CACHE_LINE) par_word release; /* generation its parent let it pass */
     alignas(PAR_CACHE_LINE) pthread_t thread;
     _Atomic int command;     /* enum par_command, read after a wake */
@@ -144,12 +153,15 @@ void par_registry_remove(par_worker *worker);
 /* ---- pools and teams (pool.c, team.c) ---- */
 
 struct tela_team {
-    _Atomic int running;   /* a region runs on this team now */
-    _Atomic int leased;    /* 1 between acquire and release */
-    uint32_t generation;   /* last barrier generation; member 0 only */
-    unsigned barrier_spin; /* spin polls of barrier waits in this team */
-    int width;             /* members granted, caller included */
-    int slot;              /* index in the pool's slot array, -1 overflow */
+    /* Member 0's CPU, for the members that wait on it (own line: it is
+     * read by spinning children while member 0 works). */
+    alignas(PAR_CACHE_LINE) _Atomic int leader_cpu;
+    alignas(PAR_CACHE_LINE) _Atomic int running; /* a region runs on this team now */
+    _Atomic int leased;                          /* 1 between acquire and release */
+    uint32_t generation;                         /* last barrier generation; member 0 only */
+    unsigned barrier_spin;                       /* spin polls of barrier waits in this team */
+    int width;                                   /* members granted, caller included */
+    int slot;                                    /* index in the pool's slot array, -1 overflow */
     struct tela_pool *pool;
     struct tela_team *next_overflow; /* overflow teams: list of all of them */
     struct tela_team *next_free;     /* overflow teams: free list */
@@ -206,8 +218,9 @@ void par_region_run_serial(tela_body body, void *arg);
 tela_member *par_current_member(void);
 /* Entry of a worker woken for a region of its team. Returns the polls to
  * spin while idle next: short when the team is oversubscribed, where an
- * idle spinner takes the CPU from a member that has work. */
-unsigned par_region_member(par_worker *self);
+ * idle spinner takes the CPU from a member that has work. *waker_cpu gets
+ * where the member that wakes this one last ran. */
+unsigned par_region_member(par_worker *self, int *waker_cpu);
 
 /* ---- policy and CPUs (policy.c, cpus.c) ---- */
 

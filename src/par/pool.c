@@ -80,7 +80,7 @@ static int pool_spawn_dedicated(tela_pool *pool, size_t stack_size, void (*hook)
      * which outlives the workers' last touch of it (they are joined). */
     uint32_t seen;
     while ((seen = atomic_load(&pool->started.value)) != (uint32_t)n)
-        par_word_wait_change(&pool->started, seen, par_spin_polls());
+        par_word_wait_change(&pool->started, seen, par_spin_polls(), NULL);
     return n;
 }
 

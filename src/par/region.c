@@ -49,9 +49,23 @@ static void gather_children(tela_member *m, uint32_t g)
     tela_team *t = m->team;
     int first = first_child(m->rank);
     for (int c = first; c < first + PAR_FANOUT && c < m->width; c++)
-        par_word_wait_equal(&t->members[c]->arrive, g, m->gather_spin);
+        par_word_wait_equal(&t->members[c]->arrive, g, m->gather_spin, &t->members[c]->cpu);
     /* Every child has run since its wake: spin normally from now on. */
     m->gather_spin = t->barrier_spin;
+}
+
+/* Where the member that releases rank r runs (r > 0). */
+static const _Atomic int *parent_cpu(const tela_team *t, int rank)
+{
+    int parent = (rank - 1) / PAR_FANOUT;
+    return parent == 0 ? &t->leader_cpu : &t->members[parent]->cpu;
+}
+
+/* Publishes m's CPU where its parent or children look for it. */
+static void publish_cpu(tela_member *m)
+{
+    tela_team *t = m->team;
+    par_publish_cpu(m->rank == 0 ? &t->leader_cpu : &t->members[m->rank]->cpu);
 }
 
 void tela_barrier(tela_member *m)
@@ -61,11 +75,12 @@ void tela_barrier(tela_member *m)
     tela_team *t = m->team;
     uint32_t g = next_generation(m->generation);
     m->generation = g;
+    publish_cpu(m);
     gather_children(m, g);
     if (m->rank != 0) {
         par_worker *self = t->members[m->rank];
         par_word_store(&self->arrive, g);
-        par_word_wait_equal(&self->release, g, t->barrier_spin);
+        par_word_wait_equal(&self->release, g, t->barrier_spin, parent_cpu(t, m->rank));
     }
     int first = first_child(m->rank);
     for (int c = first; c < first + PAR_FANOUT && c < m->width; c++)
@@ -78,6 +93,7 @@ static void join(tela_member *m)
 {
     uint32_t g = next_generation(m->generation);
     m->generation = g;
+    publish_cpu(m);
     gather_children(m, g);
     if (m->rank != 0)
         par_word_store(&m->team->members[m->rank]->arrive, g);
@@ -91,6 +107,7 @@ void par_region_run(tela_team *t, int width, tela_body body, void *arg)
     tela_member self = {t, 0, width, t->generation, 0};
     tela_member *outer = current_member;
     current_member = &self;
+    par_publish_cpu(&t->leader_cpu);
     self.gather_spin = wake_children(t, 0, &region);
     body(&self, arg);
     join(&self);
@@ -108,7 +125,7 @@ void par_region_run_serial(tela_body body, void *arg)
     current_member = outer;
 }
 
-unsigned par_region_member(par_worker *worker)
+unsigned par_region_member(par_worker *worker, int *waker_cpu)
 {
     tela_team *t = worker->team;
     /* Our own line, written by our parent before the wake. */
@@ -118,6 +135,7 @@ unsigned par_region_member(par_worker *worker)
     void *arg = region->arg;
     self.gather_spin = wake_children(t, self.rank, region);
     par_fpenv_apply(&region->fpenv);
+    par_publish_cpu(&worker->cpu);
     /* Only this worker writes the count: no locked add needed. */
     long runs = atomic_load_explicit(&worker->regions_run, memory_order_relaxed);
     atomic_store_explicit(&worker->regions_run, runs + 1, memory_order_relaxed);
@@ -125,6 +143,8 @@ unsigned par_region_member(par_worker *worker)
     body(&self, arg);
     current_member = NULL;
     unsigned idle_spin = t->barrier_spin;
+    /* A snapshot: after the join the team is not ours to read. */
+    *waker_cpu = atomic_load_explicit(parent_cpu(t, self.rank), memory_order_relaxed);
     join(&self);
     return idle_spin;
 }

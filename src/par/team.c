@@ -12,8 +12,13 @@
 
 static tela_team *team_alloc(tela_pool *pool, int slot)
 {
-    tela_team *t = calloc(1, sizeof *t + (size_t)pool->width * sizeof(par_worker *));
+    size_t bytes = sizeof(tela_team) + (size_t)pool->width * sizeof(par_worker *);
+    bytes = (bytes + PAR_CACHE_LINE - 1) / PAR_CACHE_LINE * PAR_CACHE_LINE;
+    /* Aligned: the struct keeps leader_cpu on a line of its own. */
+    tela_team *t = aligned_alloc(PAR_CACHE_LINE, bytes);
     if (t) {
+        memset(t, 0, bytes);
+        atomic_init(&t->leader_cpu, -1);
         t->pool = pool;
         t->slot = slot;
     }
@@ -112,6 +117,7 @@ tela_team *par_team_lease(tela_pool *pool, int width)
         w->rank = r;
         atomic_store_explicit(&w->arrive.value, 0, memory_order_relaxed);
         atomic_store_explicit(&w->release.value, 0, memory_order_relaxed);
+        atomic_store_explicit(&w->cpu, -1, memory_order_relaxed);
     }
     t->generation = 0;
     t->barrier_spin = t->width > par_cpu_count() ? PAR_SPIN_POLLS_OVERSUBSCRIBED : par_spin_polls();

@@ -6,6 +6,7 @@
 #include "par/par.h"
 
 #include <limits.h>
+#include <sched.h>
 #include <stdlib.h>
 
 #if defined(__linux__)
@@ -113,19 +114,51 @@ static uint32_t sleep_while_equal(par_word *word, uint32_t seen)
     return v;
 }
 
-uint32_t par_word_wait_change(par_word *word, uint32_t old, unsigned spin_polls)
+/* Polls between two looks at the peer's CPU (sched_getcpu reads the rseq
+ * area, a few ns, but the spin should stay a tight load loop). */
+#define PEER_CHECK_POLLS 16
+
+static inline int current_cpu(void)
+{
+#if defined(__linux__)
+    return sched_getcpu();
+#else
+    return -1;
+#endif
+}
+
+static inline bool peer_on_our_cpu(const _Atomic int *peer_cpu)
+{
+    if (!peer_cpu)
+        return false;
+    int peer = atomic_load_explicit(peer_cpu, memory_order_relaxed);
+    return peer >= 0 && peer == current_cpu();
+}
+
+void par_publish_cpu(_Atomic int *cpu)
+{
+    int now = current_cpu();
+    if (atomic_load_explicit(cpu, memory_order_relaxed) != now)
+        atomic_store_explicit(cpu, now, memory_order_relaxed);
+}
+
+uint32_t par_word_wait_change(par_word *word, uint32_t old, unsigned spin_polls,
+                              const _Atomic int *peer_cpu)
 {
     for (unsigned i = 0; i < spin_polls; i++) {
         /* acquire: what the storer wrote before its store is visible. */
         uint32_t v = atomic_load_explicit(&word->value, memory_order_acquire);
         if (v != old)
             return v;
+        if (i % PEER_CHECK_POLLS == PEER_CHECK_POLLS - 1 && peer_on_our_cpu(peer_cpu))
+            break;
         cpu_relax();
     }
     return sleep_while_equal(word, old);
 }
 
-void par_word_wait_equal(par_word *word, uint32_t want, unsigned spin_polls)
+void par_word_wait_equal(par_word *word, uint32_t want, unsigned spin_polls,
+                         const _Atomic int *peer_cpu)
 {
     for (;;) {
         uint32_t v = 0;
@@ -134,10 +167,11 @@ void par_word_wait_equal(par_word *word, uint32_t want, unsigned spin_polls)
             v = atomic_load_explicit(&word->value, memory_order_acquire);
             if (v == want)
                 return;
+            if (i % PEER_CHECK_POLLS == PEER_CHECK_POLLS - 1 && peer_on_our_cpu(peer_cpu))
+                break;
             cpu_relax();
         }
-        if (spin_polls == 0)
-            v = atomic_load_explicit(&word->value, memory_order_acquire);
+        v = atomic_load_explicit(&word->value, memory_order_acquire);
         if (v == want)
             return;
         /* Sleep until the value moves from v, then look again: the word can

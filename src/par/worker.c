@@ -32,13 +32,17 @@ static void *worker_main(void *arg)
     /* 0 is the value at spawn: a wake that came before this thread ran is
      * not lost. */
     uint32_t seen = 0;
+    /* Where our waker last ran; a spin on its CPU would only delay it. */
+    _Atomic int waker_cpu = -1;
     for (;;) {
-        seen = par_word_wait_change(&self->wake.word, seen, spin);
+        seen = par_word_wait_change(&self->wake.word, seen, spin, &waker_cpu);
         /* acquire (in the wait): command, team and rank were written before
          * the bump that woke us. */
         if (atomic_load_explicit(&self->command, memory_order_relaxed) == PAR_CMD_RETIRE)
             break;
-        spin = par_region_member(self);
+        int cpu = -1;
+        spin = par_region_member(self, &cpu);
+        atomic_store_explicit(&waker_cpu, cpu, memory_order_relaxed);
     }
     if (self->detach_on_retire)
         free(self);
