@@ -116,9 +116,12 @@ TELA_API tela_par tela_par_team(tela_team *team);
 TELA_API tela_par tela_par_limit(tela_par par, int max_width);
 
 /* ---- thread control --------------------------------------------------------
- * The process default width starts from TELA_NUM_THREADS, else
- * OMP_NUM_THREADS (its first number), else the affinity mask / cgroup quota.
- * The thread-local setting, when non-zero, overrides it for this thread. */
+ * The process default width (the width of TELA_PAR_AUTO) starts from
+ * TELA_NUM_THREADS, else OMP_NUM_THREADS (its first number), else the
+ * affinity mask / cgroup quota. The thread-local setting, when non-zero,
+ * replaces the default for this thread and also limits the width of every
+ * region the thread starts, on any policy. tela_get_num_threads returns
+ * the calling thread's effective width. */
 TELA_API void tela_set_num_threads(int width);
 TELA_API int tela_get_num_threads(void);
 /* Sets this thread's width (0 resets to the process default); returns the
