@@ -23,9 +23,14 @@
  * word or member serialises everybody. */
 #define PAR_FANOUT 4
 
-/* Polls a waiter spins before sleeping, when nothing else is configured
- * (TELA_SPIN_POLLS overrides). One poll is a load and a pause instruction. */
-#define PAR_SPIN_POLLS_DEFAULT 60000
+/* How long a waiter spins before sleeping, unless TELA_SPIN_POLLS sets a
+ * count of polls (a load and a pause each). libgomp spins ~5.8 ms here
+ * (measured); 4 ms keeps our idle burn below its at every gap while
+ * covering gaps up to 4 ms without a sleep (a woken thread costs 20 us to
+ * 1.3 ms on these VMs, docs/team.md). */
+#define PAR_SPIN_NS_DEFAULT 4.0e6
+#define PAR_SPIN_POLLS_MIN  1000u
+#define PAR_SPIN_POLLS_MAX  50000000u
 /* Polls in barrier waits of an oversubscribed team (width > CPUs): spinning
  * there steals the CPU from the member we are waiting for. */
 #define PAR_SPIN_POLLS_OVERSUBSCRIBED 50
