@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # demo.sh — installs what tela needs, builds it (Release, warnings as errors) in build/release
-# and runs the quick thread-team benchmark (tela-quick: empty regions on a held tela team vs
-# libgomp, about 30 s). Arguments go to tela-quick, e.g. `scripts/demo.sh --width 2 --rounds 100`.
+# and runs the thread-team benchmark against libgomp (tela-teambench: its acquire, gaps and
+# sections scenarios at width 2 with fewer rounds than their defaults, about 40 s). Arguments,
+# if any, go to tela-teambench instead, e.g. `scripts/demo.sh --scenario gaps --widths 2,3`.
 set -euo pipefail
 # shellcheck source=scripts/common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -17,5 +18,11 @@ cmake -S "$TELA_ROOT" -B "$build" -DCMAKE_BUILD_TYPE=Release -DTELA_WERROR=ON -D
     -DTELA_BUILD_TESTS=OFF -DTELA_BUILD_BENCH=ON
 cmake --build "$build" -j"$(tela_jobs)"
 
-echo
-"$build/bench/tela-quick" "$@"
+bench="$build/bench/tela-teambench"
+if (($# > 0)); then
+    exec "$bench" "$@"
+fi
+for scenario in acquire gaps sections; do
+    echo
+    "$bench" --scenario "$scenario" --widths 2 --rounds 15
+done
