@@ -112,12 +112,30 @@ static pthread_mutex_t default_pool_lock = PTHREAD_MUTEX_INITIALIZER;
  * bytes each, one per widening) instead of leaking. */
 static tela_pool *retired_default_pools;
 
+static void default_pool_before_fork(void)
+{
+    pthread_mutex_lock(&default_pool_lock);
+}
+
+static void default_pool_after_fork(void)
+{
+    pthread_mutex_unlock(&default_pool_lock);
+}
+
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+
+static void atfork_init(void)
+{
+    pthread_atfork(default_pool_before_fork, default_pool_after_fork, default_pool_after_fork);
+}
+
 static tela_pool *default_pool_get(int width)
 {
     tela_pool *p = atomic_load_explicit(&default_pool, memory_order_acquire);
     if (p && p->width >= width && p->fork_generation == par_fork_generation() &&
         !atomic_load_explicit(&p->destroy_pending, memory_order_relaxed))
         return p;
+    pthread_once(&atfork_once, atfork_init);
     pthread_mutex_lock(&default_pool_lock);
     p = atomic_load(&default_pool);
     if (p && p->fork_generation != par_fork_generation()) {
@@ -144,23 +162,6 @@ static tela_pool *default_pool_get(int width)
     }
     pthread_mutex_unlock(&default_pool_lock);
     return p;
-}
-
-static void default_pool_before_fork(void)
-{
-    pthread_mutex_lock(&default_pool_lock);
-}
-
-static void default_pool_after_fork(void)
-{
-    pthread_mutex_unlock(&default_pool_lock);
-}
-
-static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
-
-static void atfork_init(void)
-{
-    pthread_atfork(default_pool_before_fork, default_pool_after_fork, default_pool_after_fork);
 }
 
 /* ---- tela_parallel ---- */
@@ -209,13 +210,11 @@ int tela_parallel(tela_par par, int width, tela_body body, void *arg)
     case TELA_PAR_AUTO:
         limit = min_limit(limit, par_default_width());
         if (limit > 1 && !nested_in_parallel()) {
-            pthread_once(&atfork_once, atfork_init);
-            tela_pool *pool;
-            /* A replaced default pool refuses the lease: load the new one. */
-            for (int tries = 0; tries < 4 && (pool = default_pool_get(limit)) != NULL; tries++) {
-                if (!atomic_load(&pool->destroy_pending))
-                    return run_on_leased(pool, limit, body, arg);
-            }
+            /* A pool replaced meanwhile refuses the lease: this call runs
+             * serially, the next one finds the new pool. */
+            tela_pool *pool = default_pool_get(limit);
+            if (pool)
+                return run_on_leased(pool, limit, body, arg);
         }
         break;
     case TELA_PAR_POOL:

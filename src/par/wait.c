@@ -174,44 +174,39 @@ void par_publish_cpu(_Atomic int *cpu)
         atomic_store_explicit(cpu, now, memory_order_relaxed);
 }
 
-uint32_t par_word_wait_change(par_word *word, uint32_t old, unsigned spin_polls,
-                              const _Atomic int *peer_cpu)
+/* Spins up to spin_polls polls until the word differs from value (a wait
+ * for a change) or equals it (a wait for equality), stopping early when the
+ * peer runs on our CPU. Returns the last value read. */
+static uint32_t spin_phase(par_word *word, uint32_t value, bool until_equal, unsigned spin_polls,
+                           const _Atomic int *peer_cpu)
 {
     for (unsigned i = 0; i < spin_polls; i++) {
         /* acquire: what the storer wrote before its store is visible. */
         uint32_t v = atomic_load_explicit(&word->value, memory_order_acquire);
-        if (v != old)
+        if ((v == value) == until_equal)
             return v;
         if (i % PEER_CHECK_POLLS == PEER_CHECK_POLLS - 1 && peer_on_our_cpu(peer_cpu))
             break;
         cpu_relax();
     }
-    return sleep_while_equal(word, old);
+    return atomic_load_explicit(&word->value, memory_order_acquire);
+}
+
+uint32_t par_word_wait_change(par_word *word, uint32_t old, unsigned spin_polls,
+                              const _Atomic int *peer_cpu)
+{
+    uint32_t v = spin_phase(word, old, false, spin_polls, peer_cpu);
+    return v != old ? v : sleep_while_equal(word, old);
 }
 
 void par_word_wait_equal(par_word *word, uint32_t want, unsigned spin_polls,
                          const _Atomic int *peer_cpu)
 {
-    for (;;) {
-        uint32_t v = 0;
-        unsigned i;
-        for (i = 0; i < spin_polls; i++) {
-            v = atomic_load_explicit(&word->value, memory_order_acquire);
-            if (v == want)
-                return;
-            if (i % PEER_CHECK_POLLS == PEER_CHECK_POLLS - 1 && peer_on_our_cpu(peer_cpu))
-                break;
-            cpu_relax();
-        }
-        v = atomic_load_explicit(&word->value, memory_order_acquire);
-        if (v == want)
-            return;
-        /* Sleep until the value moves from v, then look again: the word can
-         * pass through other values before reaching want. */
-        if (sleep_while_equal(word, v) == want)
-            return;
-        spin_polls = 0;
-    }
+    uint32_t v = spin_phase(word, want, true, spin_polls, peer_cpu);
+    /* Sleep until the value moves from v, then look again: the word can
+     * pass through other values before reaching want. */
+    while (v != want)
+        v = sleep_while_equal(word, v);
 }
 
 static bool word_wake_if_sleepers(par_word *word)
