@@ -1105,6 +1105,7 @@ int main(int argc, char **argv)
 
     tela_stats before, after;
     long spawned_in_rounds = 0;
+    long moves_in_rounds = 0;
     const int show_progress = isatty(STDERR_FILENO);
     for (int w = 0; w < settings.width_count; w++) {
         struct run *run = &runs[w];
@@ -1138,6 +1139,7 @@ int main(int argc, char **argv)
         }
         tela_get_stats(&after);
         spawned_in_rounds += after.spawned_workers - before.spawned_workers;
+        moves_in_rounds += after.cpu_moves - before.cpu_moves;
         end_width(run);
     }
     if (show_progress)
@@ -1163,6 +1165,9 @@ int main(int argc, char **argv)
                 spawned_in_rounds && settings.scenario == SCENARIO_ACQUIRE
                     ? " (fresh pools did not all reuse the reserve)"
                     : "");
+    if (settings.run_side[SIDE_TELA])
+        fprintf(info_out, "tela workers that left their waker's CPU during the rounds: %ld\n",
+                moves_in_rounds);
     if (settings.emit_cells)
         emit_cells(&settings, plan, results);
 

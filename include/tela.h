@@ -160,6 +160,8 @@ typedef struct tela_stats {
     long reserve_idle;    /* workers idle in the reserve now */
     long reserve_cap;     /* most workers the reserve keeps */
     long region_wakeups;  /* times a worker was woken to run a region */
+    long cpu_moves;       /* times a worker left the CPU its waker ran on
+                             (a scheduler that packs threads, docs/team.md) */
 } tela_stats;
 
 TELA_API long tela_spawned_workers(void);

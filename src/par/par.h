@@ -60,6 +60,8 @@ uint32_t par_word_wait_change(par_word *word, uint32_t old, unsigned spin_polls,
 /* Waits until word == want; peer_cpu as above. */
 void par_word_wait_equal(par_word *word, uint32_t want, unsigned spin_polls,
                          const _Atomic int *peer_cpu);
+/* The CPU the calling thread runs on, -1 where unknown. */
+int par_current_cpu(void);
 /* Publishes the calling thread's CPU in *cpu (stores only on change). */
 void par_publish_cpu(_Atomic int *cpu);
 /* Stores value (release) and wakes sleepers. */
@@ -122,6 +124,11 @@ typedef struct par_worker { // NOLINT(clang-analyzer-optin.performance.Padding)
     void *start_hook_arg;
     par_word *started;                      /* bumped once the start hook has run, if not NULL */
     _Atomic long regions_run;               /* regions this worker was woken for; only it writes */
+    /* The CPU set last given to it (a cpu_set_t's bytes; cpus.c checks the
+     * size), so a pool built by a caller with the same set skips the
+     * system call. Valid when cpus_given. */
+    bool cpus_given;
+    uint64_t cpus[16];
     struct par_worker *all_prev, *all_next; /* registry of live workers (stats) */
 } par_worker;
 
@@ -151,6 +158,7 @@ void par_reserve_init_once(void);
 extern _Atomic long par_stat_spawned;
 extern _Atomic long par_stat_reused;
 extern _Atomic long par_stat_joined;
+extern _Atomic long par_stat_unpacked;
 /* Adds and removes workers in the registry that tela_get_stats sums. */
 void par_registry_add(par_worker *worker);
 void par_registry_remove(par_worker *worker);
@@ -233,6 +241,9 @@ unsigned par_region_member(par_worker *self, int *waker_cpu);
 int par_cpu_count(void);
 /* Gives workers the calling thread's CPU set, as if it had spawned them. */
 void par_affinity_copy_to(par_worker **workers, int count);
+/* Moves the calling thread off CPU cpu, where it runs, keeping its CPU set;
+ * false when there is nowhere else to go. */
+bool par_affinity_leave_cpu(int cpu);
 /* Width limit of the calling thread for auto (thread-local or default). */
 int par_default_width(void);
 

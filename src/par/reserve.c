@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 _Atomic long par_stat_spawned;
+_Atomic long par_stat_unpacked;
 _Atomic long par_stat_reused;
 _Atomic long par_stat_joined;
 
@@ -55,6 +56,7 @@ static void after_fork_child(void)
     atomic_store(&par_stat_spawned, 0);
     atomic_store(&par_stat_reused, 0);
     atomic_store(&par_stat_joined, 0);
+    atomic_store(&par_stat_unpacked, 0);
     atomic_fetch_add(&fork_generation, 1);
     pthread_mutex_init(&reserve.lock, NULL);
 }
@@ -169,4 +171,5 @@ void tela_get_stats(tela_stats *stats)
     stats->spawned_workers = atomic_load(&par_stat_spawned);
     stats->reused_workers = atomic_load(&par_stat_reused);
     stats->joined_workers = atomic_load(&par_stat_joined);
+    stats->cpu_moves = atomic_load(&par_stat_unpacked);
 }

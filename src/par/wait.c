@@ -150,7 +150,7 @@ static uint32_t sleep_while_equal(par_word *word, uint32_t seen)
  * area, a few ns, but the spin should stay a tight load loop). */
 #define PEER_CHECK_POLLS 16
 
-static inline int current_cpu(void)
+int par_current_cpu(void)
 {
 #if defined(__linux__)
     return sched_getcpu();
@@ -164,12 +164,12 @@ static inline bool peer_on_our_cpu(const _Atomic int *peer_cpu)
     if (!peer_cpu)
         return false;
     int peer = atomic_load_explicit(peer_cpu, memory_order_relaxed);
-    return peer >= 0 && peer == current_cpu();
+    return peer >= 0 && peer == par_current_cpu();
 }
 
 void par_publish_cpu(_Atomic int *cpu)
 {
-    int now = current_cpu();
+    int now = par_current_cpu();
     if (atomic_load_explicit(cpu, memory_order_relaxed) != now)
         atomic_store_explicit(cpu, now, memory_order_relaxed);
 }

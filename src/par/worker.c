@@ -7,12 +7,71 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static _Thread_local par_worker *self_worker;
 
 par_worker *par_worker_self(void)
 {
     return self_worker;
+}
+
+/* On this project's VMs (docs/team.md) a worker woken from sleep lands on
+ * its waker's CPU, and the two then stay there: the worker, seeing its
+ * waker on its CPU, sleeps instead of spinning, so every later wake packs
+ * it again and each region costs two context switches (~5 us) while the
+ * other CPU idles. Moving off costs 0.1-1.3 ms, so a worker moves only
+ * after a streak of packed regions that came close together (a stream the
+ * move would speed up); the streak it needs doubles after each move, so a
+ * scheduler that keeps packing us costs a bounded share of the time. */
+enum {
+    PACKED_STREAK_FIRST = 64,     /* packed regions before the first move */
+    PACKED_STREAK_MOST = 1 << 14, /* the longest streak asked for */
+};
+#define PACKED_GAP_NS 1.0e6 /* regions further apart than this break a streak */
+
+typedef struct packing {
+    int streak;      /* packed regions in a row, each within PACKED_GAP_NS of the last */
+    int streak_move; /* streak at which we move */
+    double last_ns;  /* end of the last packed region */
+} packing;
+
+static double now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* Called after each region; the clock is read only when packed, where the
+ * region already paid two system calls. */
+static void packing_after_region(par_worker *self, packing *p, int waker_cpu,
+                                 bool oversubscribed)
+{
+    int here = par_current_cpu();
+    if (oversubscribed || here < 0 || here != waker_cpu) {
+        p->streak = 0;
+        return;
+    }
+    double now = now_ns();
+    if (now - p->last_ns > PACKED_GAP_NS) {
+        /* A quiet spell: the next stream starts afresh. */
+        p->streak = 0;
+        p->streak_move = PACKED_STREAK_FIRST;
+    }
+    p->last_ns = now;
+    if (++p->streak < p->streak_move)
+        return;
+    p->streak = 0;
+    if (p->streak_move < PACKED_STREAK_MOST)
+        p->streak_move *= 2;
+    /* While we move, our waker must not take our old CPU for ours: it
+     * would sleep waiting for us, and our wake would pull it to our new
+     * CPU (packing us again). */
+    atomic_store_explicit(&self->cpu, -1, memory_order_relaxed);
+    if (par_affinity_leave_cpu(here))
+        atomic_fetch_add_explicit(&par_stat_unpacked, 1, memory_order_relaxed);
+    par_publish_cpu(&self->cpu);
 }
 
 static void *worker_main(void *arg)
@@ -34,6 +93,7 @@ static void *worker_main(void *arg)
     uint32_t seen = 0;
     /* Where our waker last ran; a spin on its CPU would only delay it. */
     _Atomic int waker_cpu = -1;
+    packing packed = {0, PACKED_STREAK_FIRST, 0.0};
     for (;;) {
         seen = par_word_wait_change(&self->wake.word, seen, spin, &waker_cpu);
         /* acquire (in the wait): command, team and rank were written before
@@ -43,6 +103,7 @@ static void *worker_main(void *arg)
         int cpu = -1;
         spin = par_region_member(self, &cpu);
         atomic_store_explicit(&waker_cpu, cpu, memory_order_relaxed);
+        packing_after_region(self, &packed, cpu, spin == PAR_SPIN_POLLS_OVERSUBSCRIBED);
     }
     if (self->detach_on_retire)
         free(self);
