@@ -129,8 +129,22 @@ typedef struct par_worker { // NOLINT(clang-analyzer-optin.performance.Padding)
      * system call. Valid when cpus_given. */
     bool cpus_given;
     uint64_t cpus[16];
+    _Atomic int tid;     /* kernel thread id, set as the thread starts */
+    _Atomic int stat_fd; /* its /proc stat file, opened on first need, else -1 */
     struct par_worker *all_prev, *all_next; /* registry of live workers (stats) */
 } par_worker;
+
+/* Frees a worker struct whose thread is gone (or never existed here). */
+void par_worker_free(par_worker *worker);
+
+/* ---- where a woken worker was queued (placement.c) ---- */
+
+/* Records the calling worker's thread id for the probe. */
+void par_placement_init_self(par_worker *self);
+/* The CPU the kernel has w on (running or queued), -1 when unknown. */
+int par_placement_cpu(par_worker *w);
+/* Closes the probe's file. */
+void par_placement_close(par_worker *w);
 
 /* Starts a worker thread; NULL when the system refuses a thread. */
 par_worker *par_worker_spawn(size_t stack_size, const char *thread_name,
@@ -220,7 +234,7 @@ struct tela_member {
     int rank;
     int width;
     uint32_t generation;  /* barrier generation this member is at */
-    unsigned gather_spin; /* polls while waiting for children (see AFTER_WAKE) */
+    unsigned woken_children; /* bit i: child i of this rank was woken from sleep */
 };
 
 /* Runs body on members 0..width-1 of team (width <= team width). */

@@ -169,7 +169,7 @@ void tela_pool_destroy(tela_pool *pool)
          * Free the memory; the worker structs are unreachable garbage. */
         if (!atomic_exchange(&pool->finished, 1)) {
             for (int i = 0; i < pool->nworkers; i++)
-                free(pool->workers[i]);
+                par_worker_free(pool->workers[i]);
             pool->nworkers = 0;
             pool_free(pool);
         }

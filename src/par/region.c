@@ -28,19 +28,39 @@ static inline int first_child(int rank)
 }
 
 /* Copies the region into each child's wake line and wakes it. Returns
- * the spin for gathering the children: short if one of them was asleep. */
+ * which children were asleep (bit c - first child). */
 static unsigned wake_children(tela_team *t, int rank, const par_region_desc *region)
 {
-    bool woke_sleeper = false;
+    unsigned woken = 0;
     int first = first_child(rank);
     for (int c = first; c < first + PAR_FANOUT && c < region->width; c++) {
-        par_wake_line *line = &t->members[c]->wake;
+        par_worker *child = t->members[c];
+        par_wake_line *line = &child->wake;
         /* The child read its previous copy before its last arrival, which
          * we (or our parent) observed: writing it now races with nothing. */
         line->region = *region;
-        woke_sleeper |= par_word_bump(&line->word);
+        /* A sleeping child's CPU is stale until it runs again: -1 says so
+         * (the bump below publishes the store). */
+        if (atomic_load(&line->word.sleepers) != 0)
+            atomic_store_explicit(&child->cpu, -1, memory_order_relaxed);
+        if (par_word_bump(&line->word))
+            woken |= 1u << (c - first);
     }
-    return woke_sleeper ? PAR_SPIN_POLLS_AFTER_WAKE : t->barrier_spin;
+    return woken;
+}
+
+/* How long to spin for a child we woke from sleep. If the kernel queued it
+ * on our CPU, spinning keeps it off (sleep at once); on another CPU, a
+ * halted vCPU is waking for it and sleeping would cost us the same wake
+ * again at the end, so spin as usual. */
+static unsigned spin_for_woken_child(par_worker *child, unsigned spin)
+{
+    int cpu = atomic_load_explicit(&child->cpu, memory_order_relaxed);
+    if (cpu < 0)
+        cpu = par_placement_cpu(child); /* not started yet: ask the kernel */
+    if (cpu < 0)
+        return PAR_SPIN_POLLS_AFTER_WAKE;
+    return cpu == par_current_cpu() ? 0 : spin;
 }
 
 /* Waits until every child of m's rank has arrived at generation g. */
@@ -48,10 +68,15 @@ static void gather_children(tela_member *m, uint32_t g)
 {
     tela_team *t = m->team;
     int first = first_child(m->rank);
-    for (int c = first; c < first + PAR_FANOUT && c < m->width; c++)
-        par_word_wait_equal(&t->members[c]->arrive, g, m->gather_spin, &t->members[c]->cpu);
-    /* Every child has run since its wake: spin normally from now on. */
-    m->gather_spin = t->barrier_spin;
+    for (int c = first; c < first + PAR_FANOUT && c < m->width; c++) {
+        par_worker *child = t->members[c];
+        unsigned spin = t->barrier_spin;
+        if (m->woken_children & (1u << (c - first)))
+            spin = spin_for_woken_child(child, spin);
+        par_word_wait_equal(&child->arrive, g, spin, &child->cpu);
+    }
+    /* Every child has run since its wake. */
+    m->woken_children = 0;
 }
 
 /* Where the member that releases rank r runs (r > 0). */
@@ -108,7 +133,7 @@ void par_region_run(tela_team *t, int width, tela_body body, void *arg)
     tela_member *outer = current_member;
     current_member = &self;
     par_publish_cpu(&t->leader_cpu);
-    self.gather_spin = wake_children(t, 0, &region);
+    self.woken_children = wake_children(t, 0, &region);
     body(&self, arg);
     join(&self);
     current_member = outer;
@@ -133,7 +158,7 @@ unsigned par_region_member(par_worker *worker, int *waker_cpu)
     tela_member self = {t, worker->rank, region->width, region->generation, 0};
     tela_body body = region->body;
     void *arg = region->arg;
-    self.gather_spin = wake_children(t, self.rank, region);
+    self.woken_children = wake_children(t, self.rank, region);
     par_fpenv_apply(&region->fpenv);
     par_publish_cpu(&worker->cpu);
     /* Only this worker writes the count: no locked add needed. */

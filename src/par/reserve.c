@@ -45,7 +45,7 @@ static void after_fork_child(void)
     par_worker *w = reserve.idle;
     while (w) {
         par_worker *next = w->next;
-        free(w);
+        par_worker_free(w);
         w = next;
     }
     reserve.idle = NULL;

@@ -78,6 +78,7 @@ static void *worker_main(void *arg)
 {
     par_worker *self = arg;
     self_worker = self;
+    par_placement_init_self(self);
 #if defined(__linux__)
     if (self->thread_name)
         pthread_setname_np(pthread_self(), self->thread_name);
@@ -106,7 +107,7 @@ static void *worker_main(void *arg)
         packing_after_region(self, &packed, cpu, spin == PAR_SPIN_POLLS_OVERSUBSCRIBED);
     }
     if (self->detach_on_retire)
-        free(self);
+        par_worker_free(self);
     return NULL;
 }
 
@@ -118,6 +119,7 @@ par_worker *par_worker_spawn(size_t stack_size, const char *thread_name,
     if (!w)
         return NULL;
     memset(w, 0, sizeof *w);
+    atomic_init(&w->stat_fd, -1);
     atomic_init(&w->command, PAR_CMD_REGION);
     w->index = index;
     w->thread_name = thread_name;
@@ -156,5 +158,11 @@ void par_worker_retire(par_worker *worker)
     }
     pthread_join(worker->thread, NULL);
     atomic_fetch_add(&par_stat_joined, 1);
+    par_worker_free(worker);
+}
+
+void par_worker_free(par_worker *worker)
+{
+    par_placement_close(worker);
     free(worker);
 }
