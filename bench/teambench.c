@@ -123,6 +123,9 @@ struct settings {
     int run_side[SIDE_COUNT];     /* --side: which sides run */
     int gap_mode[GAP_MODE_COUNT]; /* --gap-mode: how the caller idles a gap */
     int work_us;                  /* acquire: busy us per member in the call's one section */
+    int prologue_us;              /* gaps: serial busy us of the caller before each call's
+                                     first section (a kernel's checks and packing) */
+    int prewake;                  /* gaps: tela wakes its members before the prologue */
     int settle_ms;                /* --settle-ms */
     int quick;                    /* --quick: smoke-test rounds and calls */
     int emit_cells;               /* --emit-cells: CELL lines for bench-ab.sh */
@@ -399,13 +402,25 @@ static void fresh_pool_cycle(struct run *run, int64_t work_ns, double t[PHASE_CO
 
 /* ---- the scenarios, side by side ------------------------------------------------------------ */
 
-/* One call of either side (see tela_call and tb_omp_call). */
+/* One call of either side (see tela_call and tb_omp_call). A timed gaps call (first_ns
+ * wanted) starts with the caller's serial prologue, if any, counted in both times. */
 static int64_t side_call(struct run *run, enum side side, int sections, int64_t work_ns,
                          int64_t *first_ns)
 {
-    if (side == SIDE_TELA)
-        return tela_call(run, run->team, sections, work_ns, first_ns);
-    return tb_omp_call(run->width, sections, work_ns, first_ns, &run->omp_narrow);
+    int64_t prologue_ns = 0;
+    if (first_ns && run->settings->prologue_us > 0) {
+        int64_t start = tb_now_ns();
+        if (side == SIDE_TELA && run->settings->prewake)
+            tela_team_prewake(run->team, run->width);
+        tb_spin_ns((int64_t)run->settings->prologue_us * 1000);
+        prologue_ns = tb_now_ns() - start;
+    }
+    int64_t call_ns = side == SIDE_TELA
+                          ? tela_call(run, run->team, sections, work_ns, first_ns)
+                          : tb_omp_call(run->width, sections, work_ns, first_ns, &run->omp_narrow);
+    if (first_ns)
+        *first_ns += prologue_ns;
+    return call_ns + prologue_ns;
 }
 
 static int64_t cpu_sum_ns(const clockid_t *clocks, int count)
@@ -834,6 +849,9 @@ static void usage(FILE *out)
         "  --load K:P          K background processes, each busy P%% of every 10 ms\n"
         "  --gap-mode M        gaps: how the caller idles: sleep, spin or both (default)\n"
         "  --work US           acquire: busy us of the call's one section (default 0: empty)\n"
+        "  --prologue US       gaps: the caller busy-waits US before each call's first section\n"
+        "                      (a kernel's serial start: checks, packing); counted in the times\n"
+        "  --prewake           gaps: tela calls tela_team_prewake before that prologue\n"
         "  --settle-ms N       sleep before each side's round (default %d)\n"
         "  --side S            tela, omp or both (default both)\n"
         "  --format F          table (default) or csv-stdout (CSV on stdout, header on stderr)\n"
@@ -961,6 +979,12 @@ static int parse_arguments(int argc, char **argv, struct settings *settings)
         } else if (!strcmp(option, "--csv")) {
             bad = !value;
             settings->csv_path = value;
+        } else if (!strcmp(option, "--prologue")) {
+            if (parse_int(option, value, 0, 1000000, &settings->prologue_us))
+                return -1;
+        } else if (!strcmp(option, "--prewake")) {
+            settings->prewake = 1;
+            takes_value = 0;
         } else if (!strcmp(option, "--quick")) {
             settings->quick = 1;
             takes_value = 0;
@@ -1039,6 +1063,10 @@ static void print_header(FILE *out, const struct settings *settings, double load
                                              : "tela and libgomp");
     fprintf(out, "  tela %s, TELA_SPIN_POLLS=%s\n", tela_version(),
             spin_polls ? spin_polls : "(unset: tela default)");
+    if (settings->scenario == SCENARIO_GAPS && settings->prologue_us > 0)
+        fprintf(out, "  each timed call starts with %d us of serial work by the caller%s\n",
+                settings->prologue_us,
+                settings->prewake ? "; tela pre-wakes its members before it" : "");
     fprintf(out, "  libgomp: %s\n", tb_omp_description());
     if (settings->load_procs)
         fprintf(out,

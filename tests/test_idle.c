@@ -144,6 +144,85 @@ static void test_regions_work_after_sleeping(void **state)
     }
 }
 
+/* The pre-wake test pins the caller and its one worker to two different
+ * CPUs: a worker woken onto its caller's CPU (the kernel may do that) sleeps
+ * again at once by design, which is not what is tested here. */
+struct pin_pair {
+    int caller_cpu, worker_cpu;
+};
+
+static void pin_worker_hook(int index, void *arg)
+{
+    (void)index;
+    const struct pin_pair *pins = arg;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(pins->worker_cpu, &set);
+    sched_setaffinity(0, sizeof set, &set);
+}
+
+/* tela_team_prewake wakes a sleeping member without a region: with a spin
+ * budget it then spins (its CPU clock runs for milliseconds), without one it
+ * sleeps again; either way the next region runs normally. */
+static void test_prewake_wakes_sleepers(void **state)
+{
+    (void)state;
+    const char *polls = getenv("TELA_SPIN_POLLS");
+    bool spins = !(polls && strcmp(polls, "0") == 0);
+    cpu_set_t saved, one;
+    assert_int_equal(sched_getaffinity(0, sizeof saved, &saved), 0);
+    struct pin_pair pins = {-1, -1};
+    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+        if (!CPU_ISSET(cpu, &saved))
+            continue;
+        if (pins.caller_cpu < 0)
+            pins.caller_cpu = cpu;
+        else if (pins.worker_cpu < 0)
+            pins.worker_cpu = cpu;
+    }
+    if (pins.worker_cpu < 0)
+        skip(); /* one CPU: the worker would share the caller's */
+    CPU_ZERO(&one);
+    CPU_SET(pins.caller_cpu, &one);
+    assert_int_equal(sched_setaffinity(0, sizeof one, &one), 0);
+
+    tela_pool_opts opts;
+    memset(&opts, 0, sizeof opts);
+    opts.width = 2;
+    opts.start_hook = pin_worker_hook;
+    opts.start_hook_arg = &pins;
+    tela_pool *pool = tela_pool_create(&opts);
+    assert_non_null(pool);
+    tela_team *team = tela_team_acquire(pool, 2);
+    assert_non_null(team);
+    assert_int_equal(tela_team_width(team), 2);
+    struct tu_members m;
+    assert_int_equal(tu_collect_members(tela_par_team(team), 2, &m), 2);
+    TU_ASSERT_NO_FAILURES();
+    clockid_t clock;
+    assert_int_equal(pthread_getcpuclockid(m.self[1], &clock), 0);
+
+    tu_sleep_ms(SETTLE_MS);
+    expect_clocks_still(&clock, 1, false, "before the pre-wake");
+    int64_t before = cpu_ns_of_clock(clock);
+    assert_int_equal(tela_team_prewake(team, 2), 1); /* it was asleep */
+    tu_sleep_ms(50);
+    int64_t used = cpu_ns_of_clock(clock) - before;
+    if (spins && used < 500000)
+        fail_msg("a pre-woken worker used only %.3f ms of CPU: it did not spin", used / 1e6);
+    if (!spins && used > MAX_IDLE_CPU_NS)
+        fail_msg("with TELA_SPIN_POLLS=0 a pre-woken worker used %.3f ms of CPU", used / 1e6);
+    expect_clocks_still(&clock, 1, false, "after the pre-wake's spin");
+
+    assert_int_equal(tu_run_sections(tela_par_team(team), 2, 20), 2);
+    TU_ASSERT_NO_FAILURES();
+    assert_int_equal(tela_team_prewake(team, 1), 0); /* width 1: nobody to wake */
+    assert_int_equal(tela_team_prewake(NULL, 2), TELA_EINVAL);
+    assert_int_equal(tela_team_release(team), 0);
+    tela_pool_destroy(pool);
+    assert_int_equal(sched_setaffinity(0, sizeof saved, &saved), 0);
+}
+
 int main(int argc, char **argv)
 {
     /* The no-spin registration must really run without spinning: refuse to
@@ -162,6 +241,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_live_pool_workers_sleep_width_4),
         cmocka_unit_test(test_reserve_workers_sleep),
         cmocka_unit_test(test_regions_work_after_sleeping),
+        cmocka_unit_test(test_prewake_wakes_sleepers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -111,8 +111,8 @@ void par_affinity_copy_to(par_worker **workers, int count)
 bool par_affinity_leave_cpu(int cpu)
 {
     cpu_set_t allowed, elsewhere;
-    if (cpu < 0 || sched_getaffinity(0, sizeof allowed, &allowed) != 0 ||
-        CPU_COUNT(&allowed) < 2 || !CPU_ISSET(cpu, &allowed))
+    if (cpu < 0 || sched_getaffinity(0, sizeof allowed, &allowed) != 0 || CPU_COUNT(&allowed) < 2 ||
+        !CPU_ISSET(cpu, &allowed))
         return false;
     elsewhere = allowed;
     CPU_CLR(cpu, &elsewhere);

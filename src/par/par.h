@@ -57,6 +57,10 @@ typedef struct par_word {
  * worker on its waker's CPU for milliseconds while the other CPU idles.) */
 uint32_t par_word_wait_change(par_word *word, uint32_t old, unsigned spin_polls,
                               const _Atomic int *peer_cpu);
+/* One spin and at most one sleep: returns old itself if the sleep ended
+ * without a change (a nudge, par_word_nudge, or a spurious wake). */
+uint32_t par_word_wait_change_once(par_word *word, uint32_t old, unsigned spin_polls,
+                                   const _Atomic int *peer_cpu);
 /* Waits until word == want; peer_cpu as above. */
 void par_word_wait_equal(par_word *word, uint32_t want, unsigned spin_polls,
                          const _Atomic int *peer_cpu);
@@ -64,6 +68,9 @@ void par_word_wait_equal(par_word *word, uint32_t want, unsigned spin_polls,
 int par_current_cpu(void);
 /* Publishes the calling thread's CPU in *cpu (stores only on change). */
 void par_publish_cpu(_Atomic int *cpu);
+/* Wakes the word's sleepers without changing it: they spin again (a
+ * pre-wake). True if there were any. */
+bool par_word_nudge(par_word *word);
 /* Stores value (release) and wakes sleepers. */
 void par_word_store(par_word *word, uint32_t value);
 /* Adds one (release) and wakes sleepers; true if one was asleep. */
@@ -122,15 +129,15 @@ typedef struct par_worker { // NOLINT(clang-analyzer-optin.performance.Padding)
     const char *thread_name;
     void (*start_hook)(int, void *);
     void *start_hook_arg;
-    par_word *started;                      /* bumped once the start hook has run, if not NULL */
-    _Atomic long regions_run;               /* regions this worker was woken for; only it writes */
+    par_word *started;        /* bumped once the start hook has run, if not NULL */
+    _Atomic long regions_run; /* regions this worker was woken for; only it writes */
     /* The CPU set last given to it (a cpu_set_t's bytes; cpus.c checks the
      * size), so a pool built by a caller with the same set skips the
      * system call. Valid when cpus_given. */
     bool cpus_given;
     uint64_t cpus[16];
-    _Atomic int tid;     /* kernel thread id, set as the thread starts */
-    _Atomic int stat_fd; /* its /proc stat file, opened on first need, else -1 */
+    _Atomic int tid;                        /* kernel thread id, set as the thread starts */
+    _Atomic int stat_fd;                    /* its /proc stat file, opened on first need, else -1 */
     struct par_worker *all_prev, *all_next; /* registry of live workers (stats) */
 } par_worker;
 
@@ -233,7 +240,7 @@ struct tela_member {
     tela_team *team; /* NULL in a serial region */
     int rank;
     int width;
-    uint32_t generation;  /* barrier generation this member is at */
+    uint32_t generation;     /* barrier generation this member is at */
     unsigned woken_children; /* bit i: child i of this rank was woken from sleep */
 };
 

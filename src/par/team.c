@@ -195,6 +195,18 @@ int tela_team_width(const tela_team *team)
     return team->width;
 }
 
+int tela_team_prewake(tela_team *team, int width)
+{
+    if (!team)
+        return par_error(TELA_EINVAL, "tela_team_prewake", "team is NULL");
+    if (width <= 0 || width > team->width)
+        width = team->width;
+    int woken = 0;
+    for (int r = 1; r < width; r++)
+        woken += par_word_nudge(&team->members[r]->wake.word);
+    return woken;
+}
+
 int tela_with_team(tela_pool *pool, int width, void (*fn)(tela_team *, void *), void *arg)
 {
     if (!fn)

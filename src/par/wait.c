@@ -142,7 +142,6 @@ static uint32_t sleep_while_equal(par_word *word, uint32_t seen)
     while ((v = atomic_load(&word->value)) == seen)
         word_sleep(word, seen);
     atomic_fetch_sub(&word->sleepers, 1);
-    atomic_thread_fence(memory_order_acquire);
     return v;
 }
 
@@ -192,11 +191,34 @@ static uint32_t spin_phase(par_word *word, uint32_t value, bool until_equal, uns
     return atomic_load_explicit(&word->value, memory_order_acquire);
 }
 
+/* One futex sleep while the word holds seen; returns the value after it
+ * (still seen after a nudge or a spurious wake). */
+static uint32_t sleep_once(par_word *word, uint32_t seen)
+{
+    atomic_fetch_add(&word->sleepers, 1);
+    if (atomic_load(&word->value) == seen)
+        word_sleep(word, seen);
+    atomic_fetch_sub(&word->sleepers, 1);
+    return atomic_load_explicit(&word->value, memory_order_acquire);
+}
+
+uint32_t par_word_wait_change_once(par_word *word, uint32_t old, unsigned spin_polls,
+                                   const _Atomic int *peer_cpu)
+{
+    uint32_t v = spin_phase(word, old, false, spin_polls, peer_cpu);
+    return v != old ? v : sleep_once(word, old);
+}
+
 uint32_t par_word_wait_change(par_word *word, uint32_t old, unsigned spin_polls,
                               const _Atomic int *peer_cpu)
 {
-    uint32_t v = spin_phase(word, old, false, spin_polls, peer_cpu);
-    return v != old ? v : sleep_while_equal(word, old);
+    /* A wake that leaves the word unchanged is a nudge (tela_team_prewake):
+     * the next change is near, so spin for it again. Each spin needs a new
+     * wake from outside, so this loop does not busy-wait unbounded. */
+    uint32_t v;
+    while ((v = par_word_wait_change_once(word, old, spin_polls, peer_cpu)) == old)
+        ;
+    return v;
 }
 
 void par_word_wait_equal(par_word *word, uint32_t want, unsigned spin_polls,
@@ -215,6 +237,11 @@ static bool word_wake_if_sleepers(par_word *word)
         return false;
     word_wake_all(word);
     return true;
+}
+
+bool par_word_nudge(par_word *word)
+{
+    return word_wake_if_sleepers(word);
 }
 
 void par_word_store(par_word *word, uint32_t value)

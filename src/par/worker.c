@@ -19,21 +19,23 @@ par_worker *par_worker_self(void)
 /* On this project's VMs (docs/team.md) a worker woken from sleep lands on
  * its waker's CPU, and the two then stay there: the worker, seeing its
  * waker on its CPU, sleeps instead of spinning, so every later wake packs
- * it again and each region costs two context switches (~5 us) while the
- * other CPU idles. Moving off costs 0.1-1.3 ms, so a worker moves only
- * after a streak of packed regions that came close together (a stream the
- * move would speed up); the streak it needs doubles after each move, so a
- * scheduler that keeps packing us costs a bounded share of the time. */
-enum {
-    PACKED_STREAK_FIRST = 64,     /* packed regions before the first move */
-    PACKED_STREAK_MOST = 1 << 14, /* the longest streak asked for */
-};
-#define PACKED_GAP_NS 1.0e6 /* regions further apart than this break a streak */
+ * it again and the two take turns while the other CPU idles (an empty
+ * region costs ~5 us instead of ~1, a 20 us one twice its time). Moving off
+ * costs 0.1-1.3 ms, so a worker moves after that much time spent packed in
+ * a stream of regions (each within PACKED_GAP_NS of the last); the time
+ * needed doubles after each move, so a scheduler that keeps packing us
+ * costs a bounded share. A pre-wake (tela_team_prewake) says a region is
+ * near: a worker it finds packed moves at once, while its caller works. */
+#define PACKED_MOVE_FIRST_NS 3.0e5 /* packed time in a stream before a move */
+#define PACKED_MOVE_MOST_NS  1.0e8 /* the most asked for after repeated moves */
+#define PACKED_GAP_NS        1.0e6 /* regions further apart break a stream */
+enum { PACKED_MIN_REGIONS = 4 };   /* and at least this many packed regions */
 
 typedef struct packing {
-    int streak;      /* packed regions in a row, each within PACKED_GAP_NS of the last */
-    int streak_move; /* streak at which we move */
-    double last_ns;  /* end of the last packed region */
+    int regions;          /* packed regions in the current streak */
+    double start_ns;      /* end of its first packed region */
+    double last_ns;       /* end of its last packed region */
+    double move_after_ns; /* streak length at which we move */
 } packing;
 
 static double now_ns(void)
@@ -43,28 +45,8 @@ static double now_ns(void)
     return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
-/* Called after each region; the clock is read only when packed, where the
- * region already paid two system calls. */
-static void packing_after_region(par_worker *self, packing *p, int waker_cpu,
-                                 bool oversubscribed)
+static void move_off(par_worker *self, int here)
 {
-    int here = par_current_cpu();
-    if (oversubscribed || here < 0 || here != waker_cpu) {
-        p->streak = 0;
-        return;
-    }
-    double now = now_ns();
-    if (now - p->last_ns > PACKED_GAP_NS) {
-        /* A quiet spell: the next stream starts afresh. */
-        p->streak = 0;
-        p->streak_move = PACKED_STREAK_FIRST;
-    }
-    p->last_ns = now;
-    if (++p->streak < p->streak_move)
-        return;
-    p->streak = 0;
-    if (p->streak_move < PACKED_STREAK_MOST)
-        p->streak_move *= 2;
     /* While we move, our waker must not take our old CPU for ours: it
      * would sleep waiting for us, and our wake would pull it to our new
      * CPU (packing us again). */
@@ -72,6 +54,39 @@ static void packing_after_region(par_worker *self, packing *p, int waker_cpu,
     if (par_affinity_leave_cpu(here))
         atomic_fetch_add_explicit(&par_stat_unpacked, 1, memory_order_relaxed);
     par_publish_cpu(&self->cpu);
+}
+
+/* Called after each region; the clock is read only when packed, where the
+ * region already paid two system calls. */
+static void packing_after_region(par_worker *self, packing *p, int waker_cpu, bool oversubscribed)
+{
+    int here = par_current_cpu();
+    if (oversubscribed || here < 0 || here != waker_cpu) {
+        p->regions = 0;
+        return;
+    }
+    double now = now_ns();
+    if (now - p->last_ns > PACKED_GAP_NS)
+        p->move_after_ns = PACKED_MOVE_FIRST_NS; /* a quiet spell: start afresh */
+    if (p->regions == 0 || now - p->last_ns > PACKED_GAP_NS) {
+        p->regions = 0;
+        p->start_ns = now;
+    }
+    p->last_ns = now;
+    if (++p->regions < PACKED_MIN_REGIONS || now - p->start_ns < p->move_after_ns)
+        return;
+    p->regions = 0;
+    if (p->move_after_ns < PACKED_MOVE_MOST_NS)
+        p->move_after_ns *= 2;
+    move_off(self, here);
+}
+
+/* Woken without a region: a pre-wake. */
+static void packing_after_prewake(par_worker *self, int waker_cpu)
+{
+    int here = par_current_cpu();
+    if (here >= 0 && here == waker_cpu)
+        move_off(self, here);
 }
 
 static void *worker_main(void *arg)
@@ -94,9 +109,15 @@ static void *worker_main(void *arg)
     uint32_t seen = 0;
     /* Where our waker last ran; a spin on its CPU would only delay it. */
     _Atomic int waker_cpu = -1;
-    packing packed = {0, PACKED_STREAK_FIRST, 0.0};
+    packing packed = {0, 0.0, 0.0, PACKED_MOVE_FIRST_NS};
     for (;;) {
-        seen = par_word_wait_change(&self->wake.word, seen, spin, &waker_cpu);
+        uint32_t now_seen = par_word_wait_change_once(&self->wake.word, seen, spin, &waker_cpu);
+        if (now_seen == seen) {
+            if (spin > PAR_SPIN_POLLS_OVERSUBSCRIBED)
+                packing_after_prewake(self, atomic_load_explicit(&waker_cpu, memory_order_relaxed));
+            continue;
+        }
+        seen = now_seen;
         /* acquire (in the wait): command, team and rank were written before
          * the bump that woke us. */
         if (atomic_load_explicit(&self->command, memory_order_relaxed) == PAR_CMD_RETIRE)
