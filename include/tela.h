@@ -154,6 +154,41 @@ TELA_API void tela_barrier(tela_member *self);
  * allows). Returns the width used (>= 1), or a negative tela_status. */
 TELA_API int tela_parallel(tela_par par, int width, tela_body body, void *arg);
 
+/* ---- the cost gate ---------------------------------------------------------
+ * A region pays when its serial time covers PAYS times the dispatch of its
+ * sections at the width it runs: estimate_ns / w >= TELA_PAYS *
+ * (dispatch_cost(route, w) + (sections - 1) * dispatch_cost(team, w)); the
+ * first section enters through the route, the others are barriers of a
+ * running team. Dispatch costs come from a measured table
+ * (tela-calibrate; docs/costs.md): the file named by TELA_COSTS, else the
+ * per-user cache for this CPU model and count, else a built-in default. */
+#define TELA_PAYS 3
+
+typedef enum tela_route {
+    TELA_ROUTE_TEAM = 0, /* the caller holds a team (TELA_PAR_TEAM) */
+    TELA_ROUTE_POOL,     /* members leased from a pool per call (TELA_PAR_POOL) */
+    TELA_ROUTE_OUTSIDE,  /* the default pool entered from outside it (TELA_PAR_AUTO) */
+    TELA_ROUTE_COUNT
+} tela_route;
+
+/* ns to dispatch one section at width on route (0 at width <= 1); beyond
+ * the widest measured width, a fit that keeps growing with width. */
+TELA_API double tela_dispatch_cost(tela_route route, int width);
+/* The widest w <= max_width that pays (see above); 1 when no w >= 2 does. */
+TELA_API int tela_gate_width(double estimate_ns, int sections, tela_route route, int max_width);
+/* tela_parallel at the width the gate picks within par's limits: estimate_ns
+ * is the region's serial time, sections its barrier-separated phases; name
+ * labels it in the trace (TELA_TRACE). At width 1 no member is touched and
+ * no pool is built. Returns the width used or a negative tela_status. */
+TELA_API int tela_parallel_gated(tela_par par, const char *name, double estimate_ns, int sections,
+                                 tela_body body, void *arg);
+/* Replaces the cost table with the file at path (checked as a whole first;
+ * the current table stays on any error, reported through the handler).
+ * path NULL restores the start-up choice. Returns TELA_OK or a status. */
+TELA_API int tela_costs_load(const char *path);
+/* Where the active table came from ("built-in", or a file path). */
+TELA_API const char *tela_costs_source(void);
+
 /* Workspace owned by the team, for bodies that need scratch memory without
  * allocating: at least bytes, 64-byte aligned, valid until the next call
  * on this team with a larger size or the team's release. NULL on failure or

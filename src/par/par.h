@@ -268,6 +268,71 @@ bool par_affinity_leave_cpu(int cpu);
 /* Width limit of the calling thread for auto (thread-local or default). */
 int par_default_width(void);
 
+/* ---- cost table (costs.c), gate (gate.c), trace (trace.c) ---- */
+
+/* One measured width of one route: ns per section, empty and with 10 us
+ * shares (cost = section time - share); < 0 where not measured. */
+typedef struct par_cost_point {
+    int width;
+    double empty_ns, share_ns;
+    bool oversubscribed; /* measured with more members than CPUs */
+} par_cost_point;
+
+#define PAR_COST_MAX_POINTS 128
+/* Widths the active table precomputes (the gate reads an array); wider
+ * requests use the fit directly. */
+#define PAR_COST_DENSE_WIDTHS 1024
+
+typedef struct par_costs {
+    char cpu_model[128];                          /* as /proc/cpuinfo names it */
+    int cpus;                                     /* CPUs the measuring process could use */
+    double gemm_ns_per_flop, copy_ns_per_element; /* serial rates; < 0 if unknown */
+    int count[TELA_ROUTE_COUNT];
+    par_cost_point points[TELA_ROUTE_COUNT][PAR_COST_MAX_POINTS]; /* by rising width */
+} par_costs;
+
+/* Reads a table; 0, or -1 with a one-line reason in why. Never a partial
+ * result: a malformed or truncated file (no "end" line) is refused. */
+int par_costs_read(const char *path, par_costs *out, char *why, size_t why_len);
+/* Writes a table (to path.tmp, then renamed); 0 or -1. */
+int par_costs_write(const par_costs *costs, const char *path);
+/* The table compiled in (measured on a 64-core EPYC 7702P, see costs.c). */
+void par_costs_builtin(par_costs *out);
+/* Makes costs the active table (copied); source is for tela_costs_source. */
+void par_costs_install(const par_costs *costs, const char *source);
+/* The dispatch cost of one section: share_ns where measured, else empty_ns,
+ * interpolated between measured widths; beyond them the fit. */
+double par_cost_at(const par_costs *costs, tela_route route, int width);
+/* The growth fit a + b*w + c*log2(w) (b, c >= 0) through points of one
+ * route, evaluated at width; for tests of the extrapolation. */
+double par_cost_fit(const par_cost_point *points, int count, int width);
+/* This machine: CPU model string and the CPUs this process may use. */
+void par_cpu_identity(char *model, size_t len, int *cpus);
+/* The per-user cache file for this CPU ($XDG_CACHE_HOME or ~/.cache,
+ * tela/costs-<model>-<cpus>.txt); 0, or -1 if no home is known. */
+int par_costs_cache_path(char *buf, size_t len);
+/* The gate against an explicit table (tests); tela_gate_width uses the
+ * active one. */
+int par_gate_width_with(const par_costs *costs, double estimate_ns, int sections, tela_route route,
+                        int max_width);
+/* The gate's scan: the widest w in 2..max_width with estimate_ns >= PAYS *
+ * w * (cost(route, w) + (sections - 1) * cost(team, w)), else 1. The
+ * cheapest costs (least at any width) bound the scan. gate.c. */
+int par_gate_scan(double estimate_ns, int sections, tela_route route, int max_width,
+                  double cheapest_route, double cheapest_team,
+                  double (*cost)(const void *table, tela_route, int), const void *table);
+/* Serial rates of the active table (defaults where not measured). */
+double par_rate_gemm_ns_per_flop(void);
+double par_rate_copy_ns_per_element(void);
+
+/* Trace (TELA_TRACE=FILE): true when on. One write(2) per line on an
+ * O_APPEND file, formatted on the stack: no lock, no allocation. */
+bool par_trace_on(void);
+void par_trace_region(const char *name, double estimate_ns, int sections, tela_route route,
+                      int allowed, int width, double wall_ns);
+/* Reopens the trace at path (NULL: off); for tests. */
+void par_trace_open(const char *path);
+
 /* ---- errors (error.c) ---- */
 
 /* Reports through the installed handler; returns status for convenience. */

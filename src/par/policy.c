@@ -8,6 +8,7 @@
 #include "par/par.h"
 
 #include <stdlib.h>
+#include <time.h>
 
 /* Looked up weakly: tela needs no OpenMP, but sees the caller's. */
 extern int omp_in_parallel(void) __attribute__((weak));
@@ -195,26 +196,44 @@ static bool nested_in_parallel(void)
     return omp_in_parallel && omp_in_parallel();
 }
 
-int tela_parallel(tela_par par, int width, tela_body body, void *arg)
+/* What a gated region tells the gate; NULL for tela_parallel's fixed width. */
+typedef struct gate_request {
+    const char *name;
+    double estimate_ns;
+    int sections;
+} gate_request;
+
+/* The width to run at: the limit itself, or what the gate allows within it. */
+static int choose_width(const gate_request *gate, tela_route route, int limit)
+{
+    if (!gate || limit <= 1)
+        return limit;
+    return tela_gate_width(gate->estimate_ns, gate->sections, route, limit);
+}
+
+/* Runs the region as par and the limit allow. *route and *allowed say how
+ * (route TELA_ROUTE_COUNT: serial by policy or nesting). */
+static int run_region(tela_par par, int limit, const gate_request *gate, tela_body body, void *arg,
+                      tela_route *route, int *allowed)
 {
     static const char where[] = "tela_parallel";
-    if (!body)
-        return par_error(TELA_EINVAL, where, "body is NULL");
-    int limit = width > 0 ? width : 1 << 30;
-    limit = min_limit(limit, par.max_width);
-    limit = min_limit(limit, local_width);
-
+    *route = TELA_ROUTE_COUNT;
+    *allowed = 1;
     switch (par.kind) {
     case TELA_PAR_SEQ:
         break;
     case TELA_PAR_AUTO:
         limit = min_limit(limit, par_default_width());
         if (limit > 1 && !nested_in_parallel()) {
-            /* A pool replaced meanwhile refuses the lease: this call runs
+            *route = TELA_ROUTE_OUTSIDE;
+            *allowed = limit;
+            int w = choose_width(gate, TELA_ROUTE_OUTSIDE, limit);
+            /* Only a width that pays builds or enters the default pool. A
+             * pool replaced meanwhile refuses the lease: this call runs
              * serially, the next one finds the new pool. */
-            tela_pool *pool = default_pool_get(limit);
+            tela_pool *pool = w > 1 ? default_pool_get(w) : NULL;
             if (pool)
-                return run_on_leased(pool, limit, body, arg);
+                return run_on_leased(pool, w, body, arg);
         }
         break;
     case TELA_PAR_POOL:
@@ -224,6 +243,9 @@ int tela_parallel(tela_par par, int width, tela_body body, void *arg)
             atomic_load(&par.pool->destroy_pending))
             return par_error(TELA_ESTATE, where, "pool is destroyed or from before fork()");
         limit = min_limit(limit, par.pool->width);
+        *route = TELA_ROUTE_POOL;
+        *allowed = limit;
+        limit = choose_width(gate, TELA_ROUTE_POOL, limit);
         if (limit > 1)
             return run_on_leased(par.pool, limit, body, arg);
         break;
@@ -239,6 +261,10 @@ int tela_parallel(tela_par par, int width, tela_body body, void *arg)
          * body) runs on the caller alone instead of waiting on itself. */
         if (atomic_exchange_explicit(&t->running, 1, memory_order_acquire))
             break;
+        *route = TELA_ROUTE_TEAM;
+        *allowed = limit;
+        /* A narrower width runs on a sub-team: members above it stay parked. */
+        limit = choose_width(gate, TELA_ROUTE_TEAM, limit);
         /* running stays set for a width-1 run too: the team is in use. */
         if (limit > 1)
             par_region_run(t, limit, body, arg);
@@ -252,4 +278,44 @@ int tela_parallel(tela_par par, int width, tela_body body, void *arg)
     }
     par_region_run_serial(body, arg);
     return 1;
+}
+
+static double monotonic_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static int parallel(tela_par par, int width, const gate_request *gate, tela_body body, void *arg)
+{
+    if (!body)
+        return par_error(TELA_EINVAL, gate ? "tela_parallel_gated" : "tela_parallel",
+                         "body is NULL");
+    int limit = width > 0 ? width : 1 << 30;
+    limit = min_limit(limit, par.max_width);
+    limit = min_limit(limit, local_width);
+    tela_route route;
+    int allowed;
+    if (!par_trace_on())
+        return run_region(par, limit, gate, body, arg, &route, &allowed);
+    double start = monotonic_ns();
+    int used = run_region(par, limit, gate, body, arg, &route, &allowed);
+    double wall = monotonic_ns() - start;
+    if (used > 0)
+        par_trace_region(gate ? gate->name : "tela_parallel", gate ? gate->estimate_ns : 0,
+                         gate ? gate->sections : 0, route, allowed, used, wall);
+    return used;
+}
+
+int tela_parallel(tela_par par, int width, tela_body body, void *arg)
+{
+    return parallel(par, width, NULL, body, arg);
+}
+
+int tela_parallel_gated(tela_par par, const char *name, double estimate_ns, int sections,
+                        tela_body body, void *arg)
+{
+    gate_request gate = {name, estimate_ns, sections};
+    return parallel(par, 0, &gate, body, arg);
 }
