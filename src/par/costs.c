@@ -289,7 +289,7 @@ static double least_squares(const par_cost_point *pts, int n, bool use_w, bool u
         cols[k++] = 2;
     double ata[3][3] = {{0}}, aty[3] = {0};
     for (int i = 0; i < n; i++) {
-        double x[3] = {1.0, pts[i].width, log2(pts[i].width)};
+        const double x[3] = {1.0, pts[i].width, log2(pts[i].width)};
         double y = point_cost(&pts[i]);
         for (int r = 0; r < k; r++) {
             aty[r] += x[cols[r]] * y;
@@ -347,7 +347,7 @@ static void growth_fit(const par_cost_point *pts, int n, double coef[3])
     static const bool bases[3][2] = {{true, true}, {true, false}, {false, true}};
     double best = INFINITY;
     for (int b = 0; b < 3 && n >= 3 - (b > 0); b++) {
-        double c[3];
+        double c[3] = {0, 0, 0};
         double rss = least_squares(pts, n, bases[b][0], bases[b][1], c);
         if (rss < best && c[1] >= 0 && c[2] >= 0 && (c[1] > 0 || c[2] > 0)) {
             best = rss;
@@ -360,15 +360,6 @@ static void growth_fit(const par_cost_point *pts, int n, double coef[3])
     coef[1] = 0.25 * point_cost(last) / last->width;
     coef[2] = 0;
     coef[0] = point_cost(last) - coef[1] * last->width;
-}
-
-double par_cost_fit(const par_cost_point *points, int count, int width)
-{
-    if (count <= 0)
-        return 0;
-    double coef[3];
-    growth_fit(points, count, coef);
-    return coef[0] + coef[1] * width + coef[2] * log2(width);
 }
 
 /* The cost at width from one route's points (sorted by width, count > 0). */
@@ -521,6 +512,7 @@ static void install_startup(void)
 {
     char why[512];
     par_costs c;
+    memset(&c, 0, sizeof c);
     const char *env = getenv("TELA_COSTS");
     if (env && *env) {
         /* Named by the user: used whatever CPU it was measured on (this is
@@ -626,6 +618,7 @@ int tela_costs_load(const char *path)
     }
     char why[512];
     par_costs c;
+    memset(&c, 0, sizeof c);
     if (par_costs_read(path, &c, why, sizeof why) != 0)
         return par_error(TELA_EINVAL, "tela_costs_load", why);
     par_costs_install(&c, path);

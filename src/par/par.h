@@ -303,9 +303,6 @@ void par_costs_install(const par_costs *costs, const char *source);
 /* The dispatch cost of one section: share_ns where measured, else empty_ns,
  * interpolated between measured widths; beyond them the fit. */
 double par_cost_at(const par_costs *costs, tela_route route, int width);
-/* The growth fit a + b*w + c*log2(w) (b, c >= 0) through points of one
- * route, evaluated at width; for tests of the extrapolation. */
-double par_cost_fit(const par_cost_point *points, int count, int width);
 /* This machine: CPU model string and the CPUs this process may use. */
 void par_cpu_identity(char *model, size_t len, int *cpus);
 /* The per-user cache file for this CPU ($XDG_CACHE_HOME or ~/.cache,
