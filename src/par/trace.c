@@ -10,31 +10,41 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-static _Atomic int trace_fd = -1;
+/* TRACE_UNKNOWN until the environment is read; then the file, or -1. */
+#define TRACE_UNKNOWN (-2)
+static _Atomic int trace_fd = TRACE_UNKNOWN;
 static pthread_once_t trace_once = PTHREAD_ONCE_INIT;
+
+static int open_trace(const char *path)
+{
+    if (!path)
+        return -1;
+    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd < 0)
+        par_error(TELA_EINVAL, "TELA_TRACE", "cannot open the trace file; tracing is off");
+    return fd;
+}
 
 static void trace_init(void)
 {
     const char *path = getenv("TELA_TRACE");
-    if (path && *path)
-        par_trace_open(path);
+    atomic_store(&trace_fd, open_trace(path && *path ? path : NULL));
 }
 
 void par_trace_open(const char *path)
 {
-    int fd = -1;
-    if (path) {
-        fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-        if (fd < 0)
-            par_error(TELA_EINVAL, "TELA_TRACE", "cannot open the trace file; tracing is off");
-    }
-    int old = atomic_exchange(&trace_fd, fd);
+    /* A test's reopen comes after the start-up read, never before it. */
+    pthread_once(&trace_once, trace_init);
+    int old = atomic_exchange(&trace_fd, open_trace(path));
     if (old >= 0)
         close(old);
 }
 
 bool par_trace_on(void)
 {
+    int fd = atomic_load_explicit(&trace_fd, memory_order_relaxed);
+    if (fd != TRACE_UNKNOWN)
+        return fd >= 0;
     pthread_once(&trace_once, trace_init);
     return atomic_load_explicit(&trace_fd, memory_order_relaxed) >= 0;
 }
