@@ -324,7 +324,15 @@ double par_rate_copy_ns_per_element(void);
 
 /* Trace (TELA_TRACE=FILE): true when on. One write(2) per line on an
  * O_APPEND file, formatted on the stack: no lock, no allocation. */
-bool par_trace_on(void);
+bool par_trace_on_slow(void);
+/* The trace's file: -2 until TELA_TRACE is read, then the fd or -1. Read
+ * inline so a region with tracing off pays one load and one branch. */
+extern _Atomic int par_trace_fd;
+static inline bool par_trace_on(void)
+{
+    int fd = atomic_load_explicit(&par_trace_fd, memory_order_relaxed);
+    return fd == -2 ? par_trace_on_slow() : fd >= 0;
+}
 void par_trace_region(const char *name, double estimate_ns, int sections, tela_route route,
                       int allowed, int width, double wall_ns);
 /* Reopens the trace at path (NULL: off); for tests. */

@@ -12,7 +12,7 @@
 
 /* TRACE_UNKNOWN until the environment is read; then the file, or -1. */
 #define TRACE_UNKNOWN (-2)
-static _Atomic int trace_fd = TRACE_UNKNOWN;
+_Atomic int par_trace_fd = TRACE_UNKNOWN;
 static pthread_once_t trace_once = PTHREAD_ONCE_INIT;
 
 static int open_trace(const char *path)
@@ -28,25 +28,24 @@ static int open_trace(const char *path)
 static void trace_init(void)
 {
     const char *path = getenv("TELA_TRACE");
-    atomic_store(&trace_fd, open_trace(path && *path ? path : NULL));
+    atomic_store(&par_trace_fd, open_trace(path && *path ? path : NULL));
 }
 
 void par_trace_open(const char *path)
 {
     /* A test's reopen comes after the start-up read, never before it. */
     pthread_once(&trace_once, trace_init);
-    int old = atomic_exchange(&trace_fd, open_trace(path));
+    int old = atomic_exchange(&par_trace_fd, open_trace(path));
     if (old >= 0)
         close(old);
 }
 
-bool par_trace_on(void)
+_Static_assert(TRACE_UNKNOWN == -2, "par_trace_on in par.h tests for -2");
+
+bool par_trace_on_slow(void)
 {
-    int fd = atomic_load_explicit(&trace_fd, memory_order_relaxed);
-    if (fd != TRACE_UNKNOWN)
-        return fd >= 0;
     pthread_once(&trace_once, trace_init);
-    return atomic_load_explicit(&trace_fd, memory_order_relaxed) >= 0;
+    return atomic_load_explicit(&par_trace_fd, memory_order_relaxed) >= 0;
 }
 
 static const char *route_label(tela_route route)
@@ -66,7 +65,7 @@ static const char *route_label(tela_route route)
 void par_trace_region(const char *name, double estimate_ns, int sections, tela_route route,
                       int allowed, int width, double wall_ns)
 {
-    int fd = atomic_load_explicit(&trace_fd, memory_order_relaxed);
+    int fd = atomic_load_explicit(&par_trace_fd, memory_order_relaxed);
     if (fd < 0)
         return;
     char line[256];
