@@ -8,6 +8,7 @@
  * round and each follows a settle sleep, so drift and other cells' spinning workers hit all
  * alike. It links the static library and includes par/par.h for the table's type and file
  * format; nothing here changes how tela runs. */
+#include "bench_median.h"
 #include "tela.h"
 #include "par/par.h"
 #include "teambench_clock.h"
@@ -74,19 +75,6 @@ struct settings {
     const char *check_path;  /* --check FILE */
     const char *report_path; /* --report TRACE */
 };
-
-static int compare_doubles(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* Median of count values; sorts them in place. */
-static double median_of(double *values, int count)
-{
-    qsort(values, (size_t)count, sizeof *values, compare_doubles);
-    return count % 2 ? values[count / 2] : 0.5 * (values[count / 2 - 1] + values[count / 2]);
-}
 
 /* Keeps the compiler from dropping or merging the stores to p before this point. */
 static void clobber_memory(const void *p)

@@ -10,6 +10,7 @@
  * idle gaps), acquire (held team, held pool, fresh pool with its phases). Output: a table of
  * medians over rounds (min-max) and tela/libgomp ratios, CSV, and CELL lines for bench-ab.sh.
  * Only tela.h is used here. */
+#include "bench_median.h"
 #include "tela.h"
 #include "teambench_clock.h"
 #include "teambench_load.h"
@@ -211,19 +212,6 @@ static double ns_to_us(int64_t ns)
 static void settle(const struct run *run)
 {
     tb_sleep_until_ns(tb_now_ns() + (int64_t)run->settings->settle_ms * 1000000);
-}
-
-static int compare_doubles(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* Median of count values; sorts them in place. */
-static double median_of(double *values, int count)
-{
-    qsort(values, (size_t)count, sizeof *values, compare_doubles);
-    return count % 2 ? values[count / 2] : 0.5 * (values[count / 2 - 1] + values[count / 2]);
 }
 
 /* ---- the plan: the cells of a scenario ---------------------------------------------------- */
