@@ -195,6 +195,17 @@ TELA_API const char *tela_costs_source(void);
  * when called from inside a region. */
 TELA_API void *tela_team_workspace(tela_team *team, size_t bytes);
 
+/* ---- level-3 BLAS -------------------------------------------------------------
+ * Column-major, BLAS argument order and meaning (trans: 'N', 'T' or 'C',
+ * either case). Returns 0, or -i for a bad argument i counted as BLAS counts
+ * them (par not counted: transa is 1, ldc is 13), in BLAS's order of checks;
+ * nothing is written then. beta = 0 overwrites C (NaN in C included);
+ * alpha = 0 or k = 0 only scales C; m or n = 0 returns at once. Results are
+ * bitwise the same at every width. */
+TELA_API int tela_dgemm(tela_par par, char transa, char transb, tela_int m, tela_int n, tela_int k,
+                        double alpha, const double *a, tela_int lda, const double *b, tela_int ldb,
+                        double beta, double *c, tela_int ldc);
+
 /* ---- diagnostics ---------------------------------------------------------- */
 typedef struct tela_stats {
     long spawned_workers; /* worker threads started in this process so far */

@@ -1,0 +1,194 @@
+/* dgemm.c — tela_dgemm: BLAS argument rules, the quick returns, and the
+ * parallel region (members split C's tiles, never k).
+ *
+ * One region per call: for every kc x nc block, section 1 packs B with the
+ * members sharing its panels, section 2 has each member pack its own rows
+ * of A and update its tiles. The gate picks the width from the flops. */
+#include "gemm/gemm.h"
+#include "par/par.h"
+
+#include <stdlib.h>
+
+static bool trans_flag(char t, bool *trans)
+{
+    switch (t) {
+    case 'N':
+    case 'n':
+        *trans = false;
+        return true;
+    case 'T':
+    case 't':
+    case 'C':
+    case 'c':
+        *trans = true;
+        return true;
+    default:
+        return false;
+    }
+}
+
+typedef struct gemm_job {
+    gemm_problem pr;
+    double *b_buf;  /* shared packed B block */
+    double *a_bufs; /* one mc x kc A block per member */
+    size_t a_len;
+} gemm_job;
+
+/* Splits width members into wm rows (over m's tiles) x wn columns (over
+ * B's panels) so the largest share of tiles is smallest. */
+static void split_grid(int width, ptrdiff_t m_tiles, int n_panels, int *wm, int *wn)
+{
+    double best = -1;
+    *wm = width;
+    *wn = 1;
+    for (int d = 1; d <= width; d++) {
+        if (width % d)
+            continue;
+        int e = width / d;
+        if (d > m_tiles || e > n_panels)
+            continue;
+        double share = (double)((m_tiles + d - 1) / d) * (double)((n_panels + e - 1) / e);
+        if (best < 0 || share < best) {
+            best = share;
+            *wm = d;
+            *wn = e;
+        }
+    }
+}
+
+static void gemm_body(tela_member *self, void *arg)
+{
+    const gemm_job *job = arg;
+    const gemm_problem *pr = &job->pr;
+    const gemm_kernel *kr = pr->kernel;
+    const int rank = tela_rank(self), width = tela_width(self);
+    double *a_buf = job->a_bufs + (size_t)rank * job->a_len;
+    const ptrdiff_t m_tiles = (pr->m + kr->mr - 1) / kr->mr;
+    for (ptrdiff_t jc = 0; jc < pr->n; jc += kr->nc) {
+        int nb = (int)(pr->n - jc < kr->nc ? pr->n - jc : kr->nc);
+        int panels = gemm_panels_of(nb, kr->nr);
+        int wm, wn;
+        split_grid(width, m_tiles, panels, &wm, &wn);
+        int row = rank / wn, col = rank % wn;
+        ptrdiff_t m_from = m_tiles * row / wm * kr->mr;
+        ptrdiff_t m_to = m_tiles * (row + 1) / wm * kr->mr;
+        if (m_to > pr->m)
+            m_to = pr->m;
+        int jp_from = (int)((ptrdiff_t)panels * col / wn);
+        int jp_to = (int)((ptrdiff_t)panels * (col + 1) / wn);
+        for (ptrdiff_t pc = 0; pc < pr->k; pc += kr->kc) {
+            int kb = (int)(pr->k - pc < kr->kc ? pr->k - pc : kr->kc);
+            int first = (int)((ptrdiff_t)panels * rank / width);
+            int last = (int)((ptrdiff_t)panels * (rank + 1) / width);
+            gemm_pack_b(&pr->b, pc, kb, jc, nb, first, last, kr->nr, job->b_buf);
+            tela_barrier(self);
+            if (m_from < m_to && jp_from < jp_to)
+                gemm_compute_block(pr, jc, nb, pc, kb, job->b_buf, m_from, m_to, jp_from, jp_to,
+                                   a_buf);
+            /* The next block's packing overwrites B: everyone must be done. */
+            if (pc + kr->kc < pr->k || jc + kr->nc < pr->n)
+                tela_barrier(self);
+        }
+    }
+}
+
+/* The most members the region may get, for sizing the workspace. */
+static int width_bound(tela_par par)
+{
+    int w;
+    switch (par.kind) {
+    case TELA_PAR_TEAM:
+        w = par.team ? tela_team_width(par.team) : 1;
+        break;
+    case TELA_PAR_POOL:
+        w = par.pool ? tela_pool_width(par.pool) : 1;
+        break;
+    case TELA_PAR_AUTO:
+        w = tela_get_num_threads();
+        break;
+    default:
+        w = 1;
+    }
+    if (par.max_width > 0 && par.max_width < w)
+        w = par.max_width;
+    return w > 0 ? w : 1;
+}
+
+static int gemm_parallel(tela_par par, const gemm_problem *pr)
+{
+    const gemm_kernel *kr = pr->kernel;
+    int bound = width_bound(par);
+    int kc_max = (int)(pr->k < kr->kc ? pr->k : kr->kc);
+    int nc_max = (int)(pr->n < kr->nc ? pr->n : kr->nc);
+    gemm_job job = {*pr, NULL, NULL, (size_t)kr->mc * kc_max};
+    size_t b_len = gemm_b_buffer_len(kr, nc_max, kc_max);
+    size_t bytes = (b_len + (size_t)bound * job.a_len) * sizeof(double);
+    /* A held team owns its workspace (no allocation per call); other routes
+     * allocate here, before the region. */
+    double *owned = NULL, *buf;
+    if (par.kind == TELA_PAR_TEAM && par.team)
+        buf = tela_team_workspace(par.team, bytes);
+    else
+        buf = owned = aligned_alloc(64, (bytes + 63) / 64 * 64);
+    if (!buf) {
+        gemm_serial(pr);
+        return 1;
+    }
+    job.b_buf = buf;
+    job.a_bufs = buf + b_len;
+    double flops = 2.0 * (double)pr->m * (double)pr->n * (double)pr->k;
+    ptrdiff_t k_blocks = (pr->k + kr->kc - 1) / kr->kc, n_blocks = (pr->n + kr->nc - 1) / kr->nc;
+    int sections = (int)(2 * k_blocks * n_blocks);
+    int used = tela_parallel_gated(tela_par_limit(par, bound), "dgemm",
+                                   flops * par_rate_gemm_ns_per_flop(), sections, gemm_body, &job);
+    free(owned);
+    if (used < 0) { /* a bad policy (reported): compute anyway, serially */
+        gemm_serial(pr);
+        return 1;
+    }
+    return used;
+}
+
+int tela_dgemm(tela_par par, char transa, char transb, tela_int m, tela_int n, tela_int k,
+               double alpha, const double *a, tela_int lda, const double *b, tela_int ldb,
+               double beta, double *c, tela_int ldc)
+{
+    bool ta, tb;
+    if (!trans_flag(transa, &ta))
+        return -1;
+    if (!trans_flag(transb, &tb))
+        return -2;
+    if (m < 0)
+        return -3;
+    if (n < 0)
+        return -4;
+    if (k < 0)
+        return -5;
+    tela_int rows_a = ta ? k : m, rows_b = tb ? n : k;
+    if (lda < (rows_a > 1 ? rows_a : 1))
+        return -8;
+    if (ldb < (rows_b > 1 ? rows_b : 1))
+        return -10;
+    if (ldc < (m > 1 ? m : 1))
+        return -13;
+    if (m == 0 || n == 0)
+        return 0;
+    bool uses_ab = k > 0 && alpha != 0.0;
+    if (uses_ab && !a)
+        return -7;
+    if (uses_ab && !b)
+        return -9;
+    if (!c)
+        return -12;
+    if (!uses_ab) {
+        if (beta != 1.0)
+            gemm_scale_c(c, ldc, m, n, beta);
+        return 0;
+    }
+    gemm_problem pr = {gemm_kernel_get(), {a, lda, ta}, {b, ldb, tb}, c, ldc, m, n, k, alpha, beta};
+    if (par.kind == TELA_PAR_SEQ || gemm_is_small(m, n, k))
+        gemm_serial(&pr);
+    else
+        gemm_parallel(par, &pr);
+    return 0;
+}

@@ -1,0 +1,139 @@
+/* driver.c — the blocked loops around the micro-kernel (serial, and the
+ * per-member part of the parallel GEMM), the small-matrix path and the
+ * BLAS rules for beta.
+ *
+ * Tiles are anchored at C's origin: a member's share is a range of whole
+ * mr-row and nr-column tiles, so every element of C is computed by the same
+ * kernel call, in the same order, whatever the width (bitwise equal). */
+#include "gemm/gemm.h"
+
+#include <stdlib.h>
+
+void gemm_scale_c(double *c, ptrdiff_t ldc, ptrdiff_t m, ptrdiff_t n, double beta)
+{
+    for (ptrdiff_t j = 0; j < n; j++) {
+        double *cj = c + j * ldc;
+        if (beta == 0.0) {
+            for (ptrdiff_t i = 0; i < m; i++)
+                cj[i] = 0.0;
+        } else if (beta != 1.0) {
+            for (ptrdiff_t i = 0; i < m; i++)
+                cj[i] *= beta;
+        }
+    }
+}
+
+/* An edge tile: the kernel writes a whole tile into a buffer, of which the
+ * part inside C is combined as the kernel would have. */
+static void edge_tile(const gemm_kernel *kr, int kc, const double *a, const double *b, double *c,
+                      ptrdiff_t ldc, int rows, int cols, double beta)
+{
+    double tile[GEMM_MR_MAX * GEMM_NR_MAX] __attribute__((aligned(64)));
+    kr->ukernel(kc, a, b, tile, kr->mr, 0.0);
+    for (int j = 0; j < cols; j++) {
+        double *cj = c + j * ldc;
+        const double *tj = tile + j * kr->mr;
+        for (int i = 0; i < rows; i++) {
+            if (beta == 0.0)
+                cj[i] = tj[i];
+            else if (beta == 1.0)
+                cj[i] = cj[i] + tj[i];
+            else
+                cj[i] = beta * cj[i] + tj[i];
+        }
+    }
+}
+
+void gemm_compute_block(const gemm_problem *pr, ptrdiff_t j0, int n_block, ptrdiff_t p0, int kc,
+                        const double *b_packed, ptrdiff_t m_from, ptrdiff_t m_to, int jp_from,
+                        int jp_to, double *a_buf)
+{
+    const gemm_kernel *kr = pr->kernel;
+    const int mr = kr->mr, nr = kr->nr;
+    /* beta applies once, with the first k block; later blocks accumulate. */
+    const double beta = p0 == 0 ? pr->beta : 1.0;
+    for (ptrdiff_t ic = m_from; ic < m_to; ic += kr->mc) {
+        int mc = (int)(m_to - ic < kr->mc ? m_to - ic : kr->mc);
+        gemm_pack_a(&pr->a, ic, mc, p0, kc, pr->alpha, mr, a_buf);
+        for (int jp = jp_from; jp < jp_to; jp++) {
+            int cols = n_block - jp * nr < nr ? n_block - jp * nr : nr;
+            const double *b = b_packed + (ptrdiff_t)jp * nr * kc;
+            double *c_col = pr->c + (j0 + (ptrdiff_t)jp * nr) * pr->ldc;
+            for (int ir = 0; ir < mc; ir += mr) {
+                int rows = mc - ir < mr ? mc - ir : mr;
+                const double *a = a_buf + (ptrdiff_t)ir * kc;
+                double *c = c_col + ic + ir;
+                if (rows == mr && cols == nr)
+                    kr->ukernel(kc, a, b, c, pr->ldc, beta);
+                else
+                    edge_tile(kr, kc, a, b, c, pr->ldc, rows, cols, beta);
+            }
+        }
+    }
+}
+
+bool gemm_is_small(ptrdiff_t m, ptrdiff_t n, ptrdiff_t k)
+{
+    /* Below ~32^3 flops/2 packing costs more than it saves (and allocates). */
+    return (double)m * (double)n * (double)k <= 32.0 * 32.0 * 32.0;
+}
+
+void gemm_small(const gemm_problem *pr)
+{
+    for (ptrdiff_t j = 0; j < pr->n; j++) {
+        double *cj = pr->c + j * pr->ldc;
+        gemm_scale_c(cj, pr->ldc, pr->m, 1, pr->beta);
+        for (ptrdiff_t p = 0; p < pr->k; p++) {
+            const double t = pr->alpha * gemm_at(&pr->b, p, j);
+            if (!pr->a.trans) {
+                const double *ap = pr->a.p + p * pr->a.ld;
+                for (ptrdiff_t i = 0; i < pr->m; i++)
+                    cj[i] += t * ap[i];
+            } else {
+                for (ptrdiff_t i = 0; i < pr->m; i++)
+                    cj[i] += t * pr->a.p[p + i * pr->a.ld];
+            }
+        }
+    }
+}
+
+int gemm_panels_of(int n_block, int nr)
+{
+    return (n_block + nr - 1) / nr;
+}
+
+size_t gemm_b_buffer_len(const gemm_kernel *kr, int nc, int kc)
+{
+    /* A multiple of 8 doubles, so what follows stays 64-byte aligned. */
+    size_t len = (size_t)gemm_panels_of(nc, kr->nr) * kr->nr * kc;
+    return (len + 7) / 8 * 8;
+}
+
+void gemm_serial(const gemm_problem *pr)
+{
+    if (gemm_is_small(pr->m, pr->n, pr->k)) {
+        gemm_small(pr);
+        return;
+    }
+    const gemm_kernel *kr = pr->kernel;
+    int kc_max = (int)(pr->k < kr->kc ? pr->k : kr->kc);
+    int nc_max = (int)(pr->n < kr->nc ? pr->n : kr->nc);
+    size_t b_len = gemm_b_buffer_len(kr, nc_max, kc_max);
+    size_t a_len = (size_t)kr->mc * kc_max;
+    double *buf = aligned_alloc(64, ((b_len + a_len) * sizeof(double) + 63) / 64 * 64);
+    if (!buf) {
+        gemm_small(pr); /* no memory for packing: slower, still right */
+        return;
+    }
+    double *b_buf = buf, *a_buf = buf + b_len;
+    for (ptrdiff_t jc = 0; jc < pr->n; jc += kr->nc) {
+        int nb = (int)(pr->n - jc < kr->nc ? pr->n - jc : kr->nc);
+        for (ptrdiff_t pc = 0; pc < pr->k; pc += kr->kc) {
+            int kb = (int)(pr->k - pc < kr->kc ? pr->k - pc : kr->kc);
+            gemm_pack_b(&pr->b, pc, kb, jc, nb, 0, gemm_panels_of(nb, kr->nr), kr->nr, b_buf);
+            gemm_compute_block(pr, jc, nb, pc, kb, b_buf, 0, pr->m, 0, gemm_panels_of(nb, kr->nr),
+                               a_buf);
+        }
+    }
+    free(buf);
+}

@@ -1,0 +1,98 @@
+/* gemm.h — internal interface of the GEMM family: micro-kernels, packing,
+ * block sizes and the blocked driver shared by dgemm and the level-3
+ * routines built on it.
+ *
+ * A micro-kernel computes one mr x nr tile of C from packed panels:
+ * C = beta * C + A_panel * B_panel over kc, where beta = 0 writes C without
+ * reading it (BLAS: NaN in C is overwritten). alpha is folded into the
+ * packed A. */
+#ifndef TELA_GEMM_H
+#define TELA_GEMM_H
+
+#include "tela.h"
+
+#include <stddef.h>
+#include <stdbool.h>
+
+/* The widest tiles any kernel uses (sizes of edge buffers). */
+#define GEMM_MR_MAX 16
+#define GEMM_NR_MAX 16
+
+typedef void (*gemm_ukernel)(int kc, const double *restrict a, const double *restrict b,
+                             double *restrict c, ptrdiff_t ldc, double beta);
+
+typedef struct gemm_kernel {
+    const char *name; /* "avx512", "avx2", "generic" */
+    int mr, nr;
+    int mc, kc, nc; /* cache blocks: mc x kc of A in L2, kc x nr of B in L1, kc x nc in L3 */
+    gemm_ukernel ukernel;
+} gemm_kernel;
+
+/* The kernel for this CPU, chosen once (cpuid); TELA_GEMM_KERNEL=generic,
+ * avx2 or avx512 forces one (tests), if the CPU has it. */
+const gemm_kernel *gemm_kernel_get(void);
+/* A kernel by name if this CPU can run it, else NULL (tests compare them). */
+const gemm_kernel *gemm_kernel_by_name(const char *name);
+
+void gemm_ukernel_avx512(int kc, const double *restrict a, const double *restrict b,
+                         double *restrict c, ptrdiff_t ldc, double beta);
+void gemm_ukernel_avx2(int kc, const double *restrict a, const double *restrict b,
+                       double *restrict c, ptrdiff_t ldc, double beta);
+void gemm_ukernel_generic(int kc, const double *restrict a, const double *restrict b,
+                          double *restrict c, ptrdiff_t ldc, double beta);
+
+/* A matrix operand as the caller gave it: element (i, j) of op(X) is
+ * p[i + j * ld] untransposed, p[j + i * ld] transposed. */
+typedef struct gemm_operand {
+    const double *p;
+    ptrdiff_t ld;
+    bool trans;
+} gemm_operand;
+
+static inline double gemm_at(const gemm_operand *x, ptrdiff_t i, ptrdiff_t j)
+{
+    return x->trans ? x->p[j + i * x->ld] : x->p[i + j * x->ld];
+}
+
+/* Packs rows [i0, i0 + mc) x columns [p0, p0 + kc) of op(A), times alpha,
+ * into mr-row panels (zero-padded): panel r holds kc columns of mr values. */
+void gemm_pack_a(const gemm_operand *a, ptrdiff_t i0, int mc, ptrdiff_t p0, int kc, double alpha,
+                 int mr, double *restrict out);
+/* Packs rows [p0, p0 + kc) x columns [j0 + jp*nr ...) of op(B) for the nr
+ * panels first_panel .. last_panel - 1 of a block of nc columns starting
+ * at j0 (zero-padded beyond n_block). */
+void gemm_pack_b(const gemm_operand *b, ptrdiff_t p0, int kc, ptrdiff_t j0, int n_block,
+                 int first_panel, int last_panel, int nr, double *restrict out);
+
+/* One kc x nc step on a range of tiles: C[i0.., j0..] for the packed B
+ * (the whole block) and rows [m_from, m_to) of the block, columns panels
+ * [jp_from, jp_to). Packs A into a_buf itself (mc x kc). */
+typedef struct gemm_problem {
+    const gemm_kernel *kernel;
+    gemm_operand a, b;
+    double *c;
+    ptrdiff_t ldc;
+    ptrdiff_t m, n, k;
+    double alpha, beta;
+} gemm_problem;
+
+void gemm_compute_block(const gemm_problem *pr, ptrdiff_t j0, int n_block, ptrdiff_t p0, int kc,
+                        const double *b_packed, ptrdiff_t m_from, ptrdiff_t m_to, int jp_from,
+                        int jp_to, double *a_buf);
+
+/* Panels of nr columns in a block of n_block columns. */
+int gemm_panels_of(int n_block, int nr);
+/* Doubles of a packed kc x nc B block (a multiple of 8: 64-byte aligned
+ * after it). */
+size_t gemm_b_buffer_len(const gemm_kernel *kr, int nc, int kc);
+
+/* Serial dgemm on any sizes (packs when it pays, else the small path). */
+void gemm_serial(const gemm_problem *pr);
+/* The small path: no packing, for products too small to amortise it. */
+void gemm_small(const gemm_problem *pr);
+/* True if the small path is the faster choice for these sizes. */
+bool gemm_is_small(ptrdiff_t m, ptrdiff_t n, ptrdiff_t k);
+/* Scales C by beta (beta = 0: zero, overwriting NaN), for alpha = 0 or k = 0. */
+void gemm_scale_c(double *c, ptrdiff_t ldc, ptrdiff_t m, ptrdiff_t n, double beta);
+
+#endif /* TELA_GEMM_H */

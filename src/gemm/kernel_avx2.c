@@ -1,0 +1,62 @@
+/* kernel_avx2.c — the 8 x 6 double micro-kernel for AVX2 + FMA.
+ *
+ * Compiled alone with -mavx2 -mfma; selected by cpuid only. 12 accumulators
+ * + 2 A vectors + 1 broadcast fit the 16 ymm registers. */
+#include "gemm/gemm.h"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+
+enum { MR = 8, NR = 6 };
+
+void gemm_ukernel_avx2(int kc, const double *restrict a, const double *restrict b,
+                       double *restrict c, ptrdiff_t ldc, double beta)
+{
+    __m256d lo[NR], hi[NR];
+#pragma GCC unroll 6
+    for (int j = 0; j < NR; j++) {
+        lo[j] = _mm256_setzero_pd();
+        hi[j] = _mm256_setzero_pd();
+    }
+    for (int p = 0; p < kc; p++) {
+        const __m256d a0 = _mm256_load_pd(a);
+        const __m256d a1 = _mm256_load_pd(a + 4);
+#pragma GCC unroll 6
+        for (int j = 0; j < NR; j++) {
+            const __m256d bj = _mm256_broadcast_sd(b + j);
+            lo[j] = _mm256_fmadd_pd(a0, bj, lo[j]);
+            hi[j] = _mm256_fmadd_pd(a1, bj, hi[j]);
+        }
+        a += MR;
+        b += NR;
+    }
+    if (beta == 0.0) {
+#pragma GCC unroll 6
+        for (int j = 0; j < NR; j++) {
+            _mm256_storeu_pd(c + j * ldc, lo[j]);
+            _mm256_storeu_pd(c + j * ldc + 4, hi[j]);
+        }
+    } else if (beta == 1.0) {
+#pragma GCC unroll 6
+        for (int j = 0; j < NR; j++) {
+            double *cj = c + j * ldc;
+            _mm256_storeu_pd(cj, _mm256_add_pd(_mm256_loadu_pd(cj), lo[j]));
+            _mm256_storeu_pd(cj + 4, _mm256_add_pd(_mm256_loadu_pd(cj + 4), hi[j]));
+        }
+    } else {
+        const __m256d vb = _mm256_set1_pd(beta);
+#pragma GCC unroll 6
+        for (int j = 0; j < NR; j++) {
+            double *cj = c + j * ldc;
+            _mm256_storeu_pd(cj, _mm256_fmadd_pd(vb, _mm256_loadu_pd(cj), lo[j]));
+            _mm256_storeu_pd(cj + 4, _mm256_fmadd_pd(vb, _mm256_loadu_pd(cj + 4), hi[j]));
+        }
+    }
+}
+#else
+void gemm_ukernel_avx2(int kc, const double *restrict a, const double *restrict b,
+                       double *restrict c, ptrdiff_t ldc, double beta)
+{
+    gemm_ukernel_generic(kc, a, b, c, ldc, beta); /* never selected off x86-64 */
+}
+#endif
