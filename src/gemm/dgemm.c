@@ -47,7 +47,9 @@ static void split_grid(int width, ptrdiff_t m_tiles, int n_panels, int *wm, int 
         int e = width / d;
         if (d > m_tiles || e > n_panels)
             continue;
-        double share = (double)((m_tiles + d - 1) / d) * (double)((n_panels + e - 1) / e);
+        /* Ceilings on purpose: the busiest member's whole tiles. */
+        ptrdiff_t rows = (m_tiles + d - 1) / d, cols = (n_panels + e - 1) / e;
+        double share = (double)rows * (double)cols;
         if (best < 0 || share < best) {
             best = share;
             *wm = d;

@@ -32,7 +32,7 @@ static void edge_tile(const gemm_kernel *kr, int kc, const double *a, const doub
     kr->ukernel(kc, a, b, tile, kr->mr, 0.0);
     for (int j = 0; j < cols; j++) {
         double *cj = c + j * ldc;
-        const double *tj = tile + j * kr->mr;
+        const double *tj = tile + (ptrdiff_t)j * kr->mr;
         for (int i = 0; i < rows; i++) {
             if (beta == 0.0)
                 cj[i] = tj[i];

@@ -23,7 +23,7 @@ void gemm_ukernel_avx512(int kc, const double *restrict a, const double *restric
         const __m512d a0 = _mm512_load_pd(a);
         const __m512d a1 = _mm512_load_pd(a + 8);
         /* The next A panel rows, a few iterations ahead: they come from L2. */
-        _mm_prefetch((const char *)(a + 8 * MR), _MM_HINT_T0);
+        _mm_prefetch((const char *)(a + (ptrdiff_t)8 * MR), _MM_HINT_T0);
 #pragma GCC unroll 12
         for (int j = 0; j < NR; j++) {
             const __m512d bj = _mm512_set1_pd(b[j]);
