@@ -127,11 +127,12 @@ static int gemm_parallel(tela_par par, const gemm_problem *pr)
     size_t bytes = (b_len + (size_t)bound * job.a_len) * sizeof(double);
     /* A held team owns its workspace (no allocation per call); other routes
      * allocate here, before the region. */
-    double *owned = NULL, *buf;
+    bool owned = false;
+    double *buf;
     if (par.kind == TELA_PAR_TEAM && par.team)
         buf = tela_team_workspace(par.team, bytes);
     else
-        buf = owned = aligned_alloc(64, (bytes + 63) / 64 * 64);
+        buf = gemm_buffer_get(bytes / sizeof(double), &owned);
     if (!buf) {
         gemm_serial(pr);
         return 1;
@@ -143,7 +144,8 @@ static int gemm_parallel(tela_par par, const gemm_problem *pr)
     int sections = (int)(2 * k_blocks * n_blocks);
     int used = tela_parallel_gated(tela_par_limit(par, bound), "dgemm",
                                    flops * par_rate_gemm_ns_per_flop(), sections, gemm_body, &job);
-    free(owned);
+    if (owned)
+        free(buf);
     if (used < 0) { /* a bad policy (reported): compute anyway, serially */
         gemm_serial(pr);
         return 1;

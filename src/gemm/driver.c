@@ -120,9 +120,10 @@ void gemm_serial(const gemm_problem *pr)
     int nc_max = (int)(pr->n < kr->nc ? pr->n : kr->nc);
     size_t b_len = gemm_b_buffer_len(kr, nc_max, kc_max);
     size_t a_len = (size_t)kr->mc * kc_max;
-    double *buf = aligned_alloc(64, ((b_len + a_len) * sizeof(double) + 63) / 64 * 64);
+    bool owned;
+    double *buf = gemm_buffer_get(b_len + a_len, &owned);
     if (!buf) {
-        gemm_small(pr); /* no memory for packing: slower, still right */
+        gemm_small(pr); /* inside a region, or no memory: slower, still right */
         return;
     }
     double *b_buf = buf, *a_buf = buf + b_len;
@@ -135,5 +136,6 @@ void gemm_serial(const gemm_problem *pr)
                                a_buf);
         }
     }
-    free(buf);
+    if (owned)
+        free(buf);
 }

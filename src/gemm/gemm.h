@@ -86,6 +86,12 @@ int gemm_panels_of(int n_block, int nr);
  * after it). */
 size_t gemm_b_buffer_len(const gemm_kernel *kr, int nc, int kc);
 
+/* A 64-byte aligned buffer of at least len doubles: the calling thread's
+ * kept one, or (large requests) a fresh one with *owned set, to free after
+ * use. NULL inside a region when it would need allocating, or out of
+ * memory. */
+double *gemm_buffer_get(size_t len, bool *owned);
+
 /* Serial dgemm on any sizes (packs when it pays, else the small path). */
 void gemm_serial(const gemm_problem *pr);
 /* The small path: no packing, for products too small to amortise it. */

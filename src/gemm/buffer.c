@@ -1,0 +1,66 @@
+/* buffer.c — a packing buffer per thread, kept between calls.
+ *
+ * A serial GEMM (and the caller's workspace for pool and auto routes) would
+ * otherwise allocate per call. Inside a region nothing is allocated: a call
+ * there uses the buffer it has or gets NULL (the caller falls back to the
+ * unpacked path), which keeps the promise of tela.h that no tela call in a
+ * body allocates. The buffer is freed when its thread exits. */
+#include "gemm/gemm.h"
+#include "par/par.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+
+/* Larger requests are allocated per call and not kept: a thread should
+ * not hold more than one big GEMM's worth (~9 MB) for good. */
+#define KEEP_BYTES (16u << 20)
+
+typedef struct thread_buffer {
+    double *p;
+    size_t len; /* doubles */
+} thread_buffer;
+
+static pthread_key_t buffer_key;
+static pthread_once_t buffer_once = PTHREAD_ONCE_INIT;
+
+static void buffer_free(void *p)
+{
+    thread_buffer *b = p;
+    free(b->p);
+    free(b);
+}
+
+static void buffer_key_init(void)
+{
+    pthread_key_create(&buffer_key, buffer_free);
+}
+
+double *gemm_buffer_get(size_t len, bool *owned)
+{
+    *owned = false;
+    pthread_once(&buffer_once, buffer_key_init);
+    thread_buffer *b = pthread_getspecific(buffer_key);
+    if (b && b->len >= len)
+        return b->p;
+    if (par_current_member())
+        return NULL;
+    size_t bytes = (len * sizeof(double) + 63) / 64 * 64;
+    if (bytes > KEEP_BYTES) {
+        *owned = true;
+        return aligned_alloc(64, bytes);
+    }
+    if (!b) {
+        b = calloc(1, sizeof *b);
+        if (!b || pthread_setspecific(buffer_key, b) != 0) {
+            free(b);
+            return NULL;
+        }
+    }
+    double *p = aligned_alloc(64, bytes);
+    if (!p)
+        return NULL;
+    free(b->p);
+    b->p = p;
+    b->len = bytes / sizeof(double);
+    return p;
+}
