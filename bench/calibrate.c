@@ -254,13 +254,11 @@ static void measure_sections(struct measurement *m, bool show_progress)
 
 /* ---- serial rates ------------------------------------------------------------------------- */
 
-/* Order of the GEMM stand-in's square blocks: three of 32 KiB, resident in L2. */
-#define GEMM_N 64
-/* Rows and columns of C the stand-in keeps in registers. */
-#define GEMM_MR 4
-#define GEMM_NR 4
-/* Block products per timed run (16.8 Mflop, a few ms). */
-#define GEMM_REPS 32
+/* Order of the timed square GEMM: past the small path, A and B blocks packed as in any
+ * mid-size call (2 x 256^3 = 33.6 Mflop, ~0.4 ms). */
+#define GEMM_N 256
+/* GEMMs per timed run. */
+#define GEMM_REPS 4
 /* Doubles per copy (32 KiB, L1/L2 resident), copies per timed run (about 1 ms). */
 #define COPY_N    4096
 #define COPY_REPS 2048
@@ -273,32 +271,8 @@ static void measure_sections(struct measurement *m, bool show_progress)
 #define RATE_WARM_UP_NS       50000000LL
 #define QUICK_RATE_WARM_UP_NS 5000000LL
 
-/* Stand-in for the GEMM micro-kernel until src/gemm lands: c += a * b on GEMM_N x GEMM_N
- * column-major blocks, a GEMM_MR x GEMM_NR tile of c held in registers over the k loop, in
- * portable C. It gives what a generic-C kernel reaches, well below the AVX2/AVX-512 kernels;
- * tela-calibrate is to time the real micro-kernel once it exists. */
-static void standin_dgemm(const double *a, const double *b, double *c)
-{
-    for (int j = 0; j < GEMM_N; j += GEMM_NR) {
-        for (int i = 0; i < GEMM_N; i += GEMM_MR) {
-            double acc[GEMM_NR][GEMM_MR] = {{0}};
-            for (int k = 0; k < GEMM_N; k++) {
-                const double *ak = a + (size_t)k * GEMM_N + i;
-                for (int q = 0; q < GEMM_NR; q++) {
-                    const double bkq = b[(size_t)(j + q) * GEMM_N + k];
-                    for (int p = 0; p < GEMM_MR; p++)
-                        acc[q][p] += ak[p] * bkq;
-                }
-            }
-            for (int q = 0; q < GEMM_NR; q++) {
-                for (int p = 0; p < GEMM_MR; p++)
-                    c[(size_t)(j + q) * GEMM_N + i + p] += acc[q][p];
-            }
-        }
-    }
-}
-
-/* Best ns per flop of the stand-in; -1 if memory is short. */
+/* Best ns per flop of tela's own serial dgemm (the micro-kernel cpuid chose, with its
+ * packing): what the gate multiplies a GEMM's flops by. -1 if memory is short. */
 static double measure_gemm_rate(int runs, int64_t warm_up_ns)
 {
     const size_t n2 = (size_t)GEMM_N * GEMM_N;
@@ -312,15 +286,18 @@ static double measure_gemm_rate(int runs, int64_t warm_up_ns)
         c[i] = 0.0;
     }
     const double flops = 2.0 * GEMM_N * GEMM_N * GEMM_N * GEMM_REPS;
+    const tela_par seq = tela_par_seq();
     double best = INFINITY;
     for (int64_t end = tb_now_ns() + warm_up_ns; tb_now_ns() < end;) {
-        standin_dgemm(a, b, c);
+        tela_dgemm(seq, 'N', 'N', GEMM_N, GEMM_N, GEMM_N, 1.0, a, GEMM_N, b, GEMM_N, 0.0, c,
+                   GEMM_N);
         clobber_memory(c);
     }
     for (int run = 0; run < runs; run++) {
         int64_t start = tb_now_ns();
         for (int rep = 0; rep < GEMM_REPS; rep++) {
-            standin_dgemm(a, b, c);
+            tela_dgemm(seq, 'N', 'N', GEMM_N, GEMM_N, GEMM_N, 1.0, a, GEMM_N, b, GEMM_N, 0.0, c,
+                       GEMM_N);
             clobber_memory(c);
         }
         double ns = (double)(tb_now_ns() - start);
@@ -366,10 +343,7 @@ static void build_table(const struct measurement *m, par_costs *costs)
 {
     memset(costs, 0, sizeof *costs);
     par_cpu_identity(costs->cpu_model, sizeof costs->cpu_model, &costs->cpus);
-    /* The stand-in kernel runs ~10x below the real micro-kernel's rate: written
-     * into the table it would make every GEMM estimate 10x too large and the
-     * gate too eager. Printed only, until src/gemm's kernel is timed here. */
-    costs->gemm_ns_per_flop = -1;
+    costs->gemm_ns_per_flop = m->rate_gemm_ns_per_flop;
     costs->copy_ns_per_element = m->rate_copy_ns_per_element;
     double *buffer = malloc((size_t)m->rounds * sizeof *buffer);
     if (!buffer)
@@ -451,12 +425,9 @@ static void print_table(const struct measurement *m, const par_costs *costs)
                "built,\n  before its warm-up: not timed)\n",
                m->spawned_in_rounds);
     printf("\nserial rates (best of several runs, one thread):\n");
-    if (m->rate_gemm_ns_per_flop > 0)
-        printf("  gemm_ns_per_flop    %.6g  (%.1f GFLOP/s; portable C %dx%d register-blocked "
-               "stand-in\n                      on %dx%d blocks; not written: the library keeps "
-               "its default\n                      until the GEMM micro-kernel is timed)\n",
-               m->rate_gemm_ns_per_flop, 1.0 / m->rate_gemm_ns_per_flop, GEMM_MR, GEMM_NR, GEMM_N,
-               GEMM_N);
+    if (costs->gemm_ns_per_flop > 0)
+        printf("  gemm_ns_per_flop    %.6g  (%.1f GFLOP/s; tela_dgemm serial, %d^3)\n",
+               costs->gemm_ns_per_flop, 1.0 / costs->gemm_ns_per_flop, GEMM_N);
     else
         printf("  gemm_ns_per_flop    not measured\n");
     if (costs->copy_ns_per_element > 0)
