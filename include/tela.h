@@ -206,6 +206,21 @@ TELA_API int tela_dgemm(tela_par par, char transa, char transb, tela_int m, tela
                         double alpha, const double *a, tela_int lda, const double *b, tela_int ldb,
                         double beta, double *c, tela_int ldc);
 
+/* Solves op(A) X = alpha B (side 'L') or X op(A) = alpha B ('R') in place,
+ * A triangular (uplo 'U'/'L', diag 'U' unit or 'N'). Argument numbers as
+ * BLAS: side 1 ... ldb 11. No check for a zero diagonal (BLAS's rule). */
+TELA_API int tela_dtrsm(tela_par par, char side, char uplo, char transa, char diag, tela_int m,
+                        tela_int n, double alpha, const double *a, tela_int lda, double *b,
+                        tela_int ldb);
+/* B = alpha op(A) B (side 'L') or alpha B op(A) ('R') in place. */
+TELA_API int tela_dtrmm(tela_par par, char side, char uplo, char transa, char diag, tela_int m,
+                        tela_int n, double alpha, const double *a, tela_int lda, double *b,
+                        tela_int ldb);
+/* C = alpha A A^T + beta C (trans 'N') or alpha A^T A + beta C ('T', 'C'),
+ * only the uplo triangle of C read or written. uplo 1 ... ldc 10. */
+TELA_API int tela_dsyrk(tela_par par, char uplo, char trans, tela_int n, tela_int k, double alpha,
+                        const double *a, tela_int lda, double beta, double *c, tela_int ldc);
+
 /* ---- diagnostics ---------------------------------------------------------- */
 typedef struct tela_stats {
     long spawned_workers; /* worker threads started in this process so far */

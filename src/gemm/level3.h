@@ -1,0 +1,45 @@
+/* level3.h — what the triangular and symmetric level-3 routines share: the
+ * view of op(A) as a triangular matrix and BLAS's flag parsing.
+ * (Included by trsm.c, trmm.c, syrk.c only; gemm.h is the folder's
+ * interface to the micro-kernels.) */
+#ifndef TELA_GEMM_LEVEL3_H
+#define TELA_GEMM_LEVEL3_H
+
+#include "tela.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Below this order a triangle is solved or multiplied by plain loops; above
+ * it the routines recurse and hand the off-diagonal work to tela_dgemm. */
+#define LEVEL3_BASE 48
+
+/* op(A), n x n triangular: element (i, j) of op(A) is A(i, j), or A(j, i)
+ * when trans. lower says whether op(A) (not A) is lower triangular. */
+typedef struct tri_view {
+    const double *a;
+    tela_int lda;
+    bool trans, lower, unit;
+} tri_view;
+
+static inline double tri_at(const tri_view *t, tela_int i, tela_int j)
+{
+    return t->trans ? t->a[j + i * t->lda] : t->a[i + j * t->lda];
+}
+
+/* The block op(A)[i0.., j0..] as a tela_dgemm operand: pointer and 'N'/'T'. */
+static inline const double *tri_block(const tri_view *t, tela_int i0, tela_int j0, char *ta)
+{
+    *ta = t->trans ? 'T' : 'N';
+    return t->trans ? t->a + j0 + i0 * t->lda : t->a + i0 + j0 * t->lda;
+}
+
+/* BLAS flags, either case; false when not one of the allowed letters. */
+bool level3_side(char c, bool *left);
+bool level3_uplo(char c, bool *upper);
+bool level3_trans(char c, bool *trans);
+bool level3_diag(char c, bool *unit);
+/* B(0:m, 0:n) *= alpha (alpha = 0: zeros, NaN overwritten). */
+void level3_scale(double *b, tela_int ldb, tela_int m, tela_int n, double alpha);
+
+#endif /* TELA_GEMM_LEVEL3_H */

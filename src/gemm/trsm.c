@@ -1,0 +1,138 @@
+/* trsm.c — tela_dtrsm: solves op(A) X = alpha B or X op(A) = alpha B in
+ * place, A triangular.
+ *
+ * Recursive: the triangle is halved until LEVEL3_BASE, the off-diagonal
+ * block's update is one tela_dgemm (where the parallelism and almost all
+ * the flops are), the small diagonal triangles are solved by loops. */
+#include "gemm/level3.h"
+
+/* Left: op(A)[o.., o..] (s x s) X = B, B s x n. */
+static void solve_left_base(const tri_view *t, tela_int o, tela_int s, tela_int n, double *b,
+                            tela_int ldb)
+{
+    for (tela_int c = 0; c < n; c++) {
+        double *x = b + c * ldb;
+        if (t->lower) {
+            for (tela_int i = 0; i < s; i++) {
+                double v = x[i];
+                for (tela_int k = 0; k < i; k++)
+                    v -= tri_at(t, o + i, o + k) * x[k];
+                x[i] = t->unit ? v : v / tri_at(t, o + i, o + i);
+            }
+        } else {
+            for (tela_int i = s - 1; i >= 0; i--) {
+                double v = x[i];
+                for (tela_int k = i + 1; k < s; k++)
+                    v -= tri_at(t, o + i, o + k) * x[k];
+                x[i] = t->unit ? v : v / tri_at(t, o + i, o + i);
+            }
+        }
+    }
+}
+
+/* Right: X op(A)[o.., o..] = B, B m x s: column j of X from the others. */
+static void solve_right_base(const tri_view *t, tela_int o, tela_int s, tela_int m, double *b,
+                             tela_int ldb)
+{
+    for (tela_int step = 0; step < s; step++) {
+        tela_int j = t->lower ? s - 1 - step : step;
+        double *xj = b + j * ldb;
+        tela_int k_from = t->lower ? j + 1 : 0, k_to = t->lower ? s : j;
+        for (tela_int k = k_from; k < k_to; k++) {
+            double akj = tri_at(t, o + k, o + j);
+            if (akj == 0.0)
+                continue;
+            const double *xk = b + k * ldb;
+            for (tela_int i = 0; i < m; i++)
+                xj[i] -= xk[i] * akj;
+        }
+        if (!t->unit) {
+            double d = tri_at(t, o + j, o + j);
+            for (tela_int i = 0; i < m; i++)
+                xj[i] /= d;
+        }
+    }
+}
+
+static tela_int first_half(tela_int s)
+{
+    tela_int h = (s / 2 + 7) / 8 * 8; /* a multiple of 8: whole GEMM tiles more often */
+    return h < s ? h : s / 2;
+}
+
+static void solve(tela_par par, const tri_view *t, bool left, tela_int o, tela_int s, tela_int m,
+                  tela_int n, double *b, tela_int ldb)
+{
+    if (s <= LEVEL3_BASE) {
+        if (left)
+            solve_left_base(t, o, s, n, b, ldb);
+        else
+            solve_right_base(t, o, s, m, b, ldb);
+        return;
+    }
+    tela_int s1 = first_half(s), s2 = s - s1;
+    char ta;
+    if (left) {
+        double *b1 = b, *b2 = b + s1;
+        if (t->lower) {
+            solve(par, t, left, o, s1, s1, n, b1, ldb);
+            const double *a21 = tri_block(t, o + s1, o, &ta);
+            tela_dgemm(par, ta, 'N', s2, n, s1, -1.0, a21, t->lda, b1, ldb, 1.0, b2, ldb);
+            solve(par, t, left, o + s1, s2, s2, n, b2, ldb);
+        } else {
+            solve(par, t, left, o + s1, s2, s2, n, b2, ldb);
+            const double *a12 = tri_block(t, o, o + s1, &ta);
+            tela_dgemm(par, ta, 'N', s1, n, s2, -1.0, a12, t->lda, b2, ldb, 1.0, b1, ldb);
+            solve(par, t, left, o, s1, s1, n, b1, ldb);
+        }
+    } else {
+        double *b1 = b, *b2 = b + s1 * ldb;
+        if (!t->lower) {
+            solve(par, t, left, o, s1, m, s1, b1, ldb);
+            const double *a12 = tri_block(t, o, o + s1, &ta);
+            tela_dgemm(par, 'N', ta, m, s2, s1, -1.0, b1, ldb, a12, t->lda, 1.0, b2, ldb);
+            solve(par, t, left, o + s1, s2, m, s2, b2, ldb);
+        } else {
+            solve(par, t, left, o + s1, s2, m, s2, b2, ldb);
+            const double *a21 = tri_block(t, o + s1, o, &ta);
+            tela_dgemm(par, 'N', ta, m, s1, s2, -1.0, b2, ldb, a21, t->lda, 1.0, b1, ldb);
+            solve(par, t, left, o, s1, m, s1, b1, ldb);
+        }
+    }
+}
+
+int tela_dtrsm(tela_par par, char side, char uplo, char transa, char diag, tela_int m, tela_int n,
+               double alpha, const double *a, tela_int lda, double *b, tela_int ldb)
+{
+    bool left, upper, trans, unit;
+    if (!level3_side(side, &left))
+        return -1;
+    if (!level3_uplo(uplo, &upper))
+        return -2;
+    if (!level3_trans(transa, &trans))
+        return -3;
+    if (!level3_diag(diag, &unit))
+        return -4;
+    if (m < 0)
+        return -5;
+    if (n < 0)
+        return -6;
+    tela_int rows_a = left ? m : n;
+    if (lda < (rows_a > 1 ? rows_a : 1))
+        return -9;
+    if (ldb < (m > 1 ? m : 1))
+        return -11;
+    if (m == 0 || n == 0)
+        return 0;
+    if (!b)
+        return -10;
+    if (alpha != 0.0 && !a)
+        return -8;
+    level3_scale(b, ldb, m, n, alpha);
+    if (alpha == 0.0)
+        return 0;
+    /* op(A) is lower when A is lower and not transposed, or upper and transposed. */
+    tri_view t = {a, lda, trans, upper == trans, unit};
+    solve(par, &t, left, 0, rows_a, m, n, b, ldb);
+    return 0;
+}

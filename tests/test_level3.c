@@ -1,0 +1,311 @@
+/* test_level3 — tela_dtrsm, tela_dtrmm and tela_dsyrk against long-double
+ * references: every side/uplo/trans/diag (uplo/trans for syrk), sizes on
+ * both sides of the recursion's base, lda > minimum, alpha = 0, untouched
+ * parts of B and C, bad arguments (-i, nothing written), and the same
+ * result at widths 1, 2 and 8. */
+#define _GNU_SOURCE
+#include "testutil.h"
+
+#include <float.h>
+#include <math.h>
+
+#define SENTINEL 777.0
+
+static unsigned rng = 12345;
+
+static double uniform(void)
+{
+    rng = rng * 1103515245u + 12345u;
+    return (double)((rng >> 8) & 0xffff) / 65536.0 - 0.5;
+}
+
+static double *filled(tela_int count)
+{
+    double *x = malloc(sizeof(double) * (size_t)(count > 0 ? count : 1));
+    assert_non_null(x);
+    for (tela_int i = 0; i < count; i++)
+        x[i] = uniform();
+    return x;
+}
+
+/* A triangular matrix tela can solve with accurately: a dominant diagonal
+ * (off-diagonal entries stay random, the unstored triangle is garbage the
+ * routines must not read: NaN). */
+static double *triangle(tela_int s, tela_int lda, bool upper)
+{
+    double *a = filled(lda * s);
+    for (tela_int j = 0; j < s; j++)
+        for (tela_int i = 0; i < lda; i++) {
+            bool stored = i < s && (upper ? i <= j : i >= j);
+            if (!stored && i < s)
+                a[i + j * lda] = NAN;
+            else if (i == j)
+                a[i + j * lda] = 2.0 + fabs(a[i + j * lda]);
+        }
+    return a;
+}
+
+/* op(A)(i, j) with the triangle and unit diagonal applied. */
+static long double op_a(const double *a, tela_int lda, bool upper, bool trans, bool unit,
+                        tela_int i, tela_int j)
+{
+    tela_int r = trans ? j : i, c = trans ? i : j;
+    if (r == c)
+        return unit ? 1.0L : a[r + c * lda];
+    if (upper ? r > c : r < c)
+        return 0.0L;
+    return a[r + c * lda];
+}
+
+static const char sides[] = {'L', 'R'}, uplos[] = {'U', 'L'}, transes[] = {'N', 'T'},
+                  diags[] = {'N', 'U'};
+
+/* B1 = alpha op(A) B0 (left) or alpha B0 op(A) (right), in long double. */
+static void reference_trmm(bool left, bool upper, bool trans, bool unit, tela_int m, tela_int n,
+                           double alpha, const double *a, tela_int lda, const double *b0,
+                           tela_int ldb, long double *out, long double *mag)
+{
+    tela_int s = left ? m : n;
+    for (tela_int j = 0; j < n; j++)
+        for (tela_int i = 0; i < m; i++) {
+            long double sum = 0, abs_sum = 0;
+            for (tela_int p = 0; p < s; p++) {
+                long double t = left ? op_a(a, lda, upper, trans, unit, i, p) * b0[p + j * ldb]
+                                     : b0[i + p * ldb] * op_a(a, lda, upper, trans, unit, p, j);
+                sum += t;
+                abs_sum += fabsl(t);
+            }
+            out[i + j * m] = alpha * sum;
+            mag[i + j * m] = fabsl((long double)alpha) * abs_sum;
+        }
+}
+
+static void check_trmm_trsm(tela_par par, tela_int m, tela_int n, tela_int pad)
+{
+    for (int sd = 0; sd < 2; sd++)
+        for (int up = 0; up < 2; up++)
+            for (int tr = 0; tr < 2; tr++)
+                for (int dg = 0; dg < 2; dg++) {
+                    bool left = sd == 0, upper = up == 0, trans = tr == 1, unit = dg == 1;
+                    tela_int s = left ? m : n, lda = (s > 1 ? s : 1) + pad;
+                    tela_int ldb = (m > 1 ? m : 1) + pad;
+                    double *a = triangle(s, lda, upper);
+                    double *b0 = filled(ldb * n), *b = filled(ldb * n);
+                    memcpy(b, b0, sizeof(double) * (size_t)(ldb * n));
+                    long double *want = malloc(sizeof(long double) * (size_t)(m * n + 1));
+                    long double *mag = malloc(sizeof(long double) * (size_t)(m * n + 1));
+                    assert_non_null(want);
+                    assert_non_null(mag);
+                    const double alpha = -1.25;
+                    /* trmm: B = alpha op(A) B0. */
+                    assert_int_equal(tela_dtrmm(par, sides[sd], uplos[up], transes[tr], diags[dg],
+                                                m, n, alpha, a, lda, b, ldb),
+                                     0);
+                    reference_trmm(left, upper, trans, unit, m, n, alpha, a, lda, b0, ldb, want,
+                                   mag);
+                    for (tela_int j = 0; j < n; j++) {
+                        for (tela_int i = 0; i < m; i++) {
+                            double tol =
+                                4.0 * (double)(s + 2) * DBL_EPSILON * (double)mag[i + j * m];
+                            if (!(fabs(b[i + j * ldb] - (double)want[i + j * m]) <= tol))
+                                fail_msg("trmm %c%c%c%c m=%td n=%td: B(%td,%td) = %.17g, want "
+                                         "%.17g",
+                                         sides[sd], uplos[up], transes[tr], diags[dg], m, n, i, j,
+                                         b[i + j * ldb], (double)want[i + j * m]);
+                        }
+                        for (tela_int i = m; i < ldb; i++)
+                            assert_true(b[i + j * ldb] == b0[i + j * ldb]);
+                    }
+                    /* trsm undoes it: op(A) X = (1/alpha) B gives X = B0. */
+                    assert_int_equal(tela_dtrsm(par, sides[sd], uplos[up], transes[tr], diags[dg],
+                                                m, n, 1.0 / alpha, a, lda, b, ldb),
+                                     0);
+                    for (tela_int j = 0; j < n; j++) {
+                        for (tela_int i = 0; i < m; i++) {
+                            /* The diagonal dominates: the solve loses a few digits at most. */
+                            double tol = 64.0 * (double)(s + 2) * DBL_EPSILON;
+                            if (!(fabs(b[i + j * ldb] - b0[i + j * ldb]) <= tol))
+                                fail_msg("trsm %c%c%c%c m=%td n=%td: X(%td,%td) = %.17g, want "
+                                         "%.17g",
+                                         sides[sd], uplos[up], transes[tr], diags[dg], m, n, i, j,
+                                         b[i + j * ldb], b0[i + j * ldb]);
+                        }
+                        for (tela_int i = m; i < ldb; i++)
+                            assert_true(b[i + j * ldb] == b0[i + j * ldb]);
+                    }
+                    free(a);
+                    free(b0);
+                    free(b);
+                    free(want);
+                    free(mag);
+                }
+}
+
+static void test_trmm_trsm_small_and_odd(void **state)
+{
+    (void)state;
+    static const tela_int sizes[][2] = {{1, 1}, {1, 5}, {5, 1}, {7, 3}, {17, 13}, {48, 48}};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        check_trmm_trsm(tela_par_seq(), sizes[i][0], sizes[i][1], (tela_int)(i % 3));
+}
+
+static void test_trmm_trsm_recursive(void **state)
+{
+    (void)state;
+    /* Past LEVEL3_BASE (48) on the triangle's side: the GEMM updates run. */
+    check_trmm_trsm(tela_par_seq(), 131, 70, 2);
+    check_trmm_trsm(tela_par_seq(), 70, 131, 0);
+}
+
+static void test_syrk(void **state)
+{
+    (void)state;
+    static const tela_int shapes[][2] = {{1, 1}, {5, 0}, {9, 4}, {64, 64}, {65, 3}, {150, 77}};
+    static const double scalars[][2] = {{1.5, 0.0}, {-0.5, 2.0}, {1.0, 1.0}, {0.0, 0.5}};
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+        for (int up = 0; up < 2; up++)
+            for (int tr = 0; tr < 2; tr++)
+                for (int sc = 0; sc < 4; sc++) {
+                    tela_int n = shapes[s][0], k = shapes[s][1];
+                    bool upper = up == 0, trans = tr == 1;
+                    double alpha = scalars[sc][0], beta = scalars[sc][1];
+                    tela_int rows = trans ? k : n, cols = trans ? n : k;
+                    tela_int lda = (rows > 1 ? rows : 1) + 1, ldc = n + 2;
+                    double *a = filled(lda * (cols > 0 ? cols : 1));
+                    double *c0 = filled(ldc * n), *c = malloc(sizeof(double) * (size_t)(ldc * n));
+                    assert_non_null(c);
+                    /* The other triangle is never read: NaN there must survive as is. */
+                    for (tela_int j = 0; j < n; j++)
+                        for (tela_int i = 0; i < n; i++)
+                            if (upper ? i > j : i < j)
+                                c0[i + j * ldc] = NAN;
+                    if (beta == 0.0)
+                        for (tela_int j = 0; j < n; j++)
+                            c0[j + j * ldc] = NAN; /* overwritten, never read */
+                    memcpy(c, c0, sizeof(double) * (size_t)(ldc * n));
+                    assert_int_equal(tela_dsyrk(tela_par_auto(), uplos[up], transes[tr], n, k,
+                                                alpha, a, lda, beta, c, ldc),
+                                     0);
+                    for (tela_int j = 0; j < n; j++)
+                        for (tela_int i = 0; i < ldc; i++) {
+                            double got = c[i + j * ldc];
+                            bool in = i < n && (upper ? i <= j : i >= j);
+                            if (!in) {
+                                assert_memory_equal(&got, &c0[i + j * ldc], sizeof got);
+                                continue;
+                            }
+                            long double sum = 0, mag = 0;
+                            for (tela_int p = 0; p < k; p++) {
+                                double x = trans ? a[p + i * lda] : a[i + p * lda];
+                                double y = trans ? a[p + j * lda] : a[j + p * lda];
+                                sum += (long double)x * y;
+                                mag += fabsl((long double)x * y);
+                            }
+                            long double want = alpha * sum;
+                            double bound = fabs(alpha) * (double)mag;
+                            if (beta != 0.0) {
+                                want += (long double)beta * c0[i + j * ldc];
+                                bound += fabs(beta * c0[i + j * ldc]);
+                            }
+                            double tol = 2.0 * (double)(k + 2) * DBL_EPSILON * bound + DBL_MIN;
+                            if (!(fabs(got - (double)want) <= tol))
+                                fail_msg("syrk %c%c n=%td k=%td alpha=%g beta=%g: C(%td,%td) = "
+                                         "%.17g, want %.17g",
+                                         uplos[up], transes[tr], n, k, alpha, beta, i, j, got,
+                                         (double)want);
+                        }
+                    free(a);
+                    free(c0);
+                    free(c);
+                }
+}
+
+static void test_same_result_at_every_width(void **state)
+{
+    (void)state;
+    const tela_int m = 200, n = 180, lda = 200;
+    double *a = triangle(m, lda, false), *b0 = filled(m * n);
+    double *ref = malloc(sizeof(double) * (size_t)(m * n)),
+           *b = malloc(sizeof(double) * (size_t)(m * n));
+    double *s0 = malloc(sizeof(double) * (size_t)(m * m)),
+           *s = malloc(sizeof(double) * (size_t)(m * m));
+    assert_non_null(ref);
+    assert_non_null(b);
+    assert_non_null(s0);
+    assert_non_null(s);
+    memcpy(ref, b0, sizeof(double) * (size_t)(m * n));
+    assert_int_equal(tela_dtrsm(tela_par_seq(), 'L', 'L', 'N', 'N', m, n, 2.0, a, lda, ref, m), 0);
+    memset(s0, 0, sizeof(double) * (size_t)(m * m));
+    assert_int_equal(tela_dsyrk(tela_par_seq(), 'L', 'N', m, n, 1.0, b0, m, 0.0, s0, m), 0);
+    static const int widths[] = {1, 2, 8};
+    for (size_t w = 0; w < sizeof widths / sizeof widths[0]; w++) {
+        tela_pool *pool = tu_pool_of_width(widths[w]);
+        assert_non_null(pool);
+        memcpy(b, b0, sizeof(double) * (size_t)(m * n));
+        assert_int_equal(
+            tela_dtrsm(tela_par_pool(pool), 'L', 'L', 'N', 'N', m, n, 2.0, a, lda, b, m), 0);
+        assert_memory_equal(b, ref, sizeof(double) * (size_t)(m * n));
+        memset(s, 0, sizeof(double) * (size_t)(m * m));
+        assert_int_equal(tela_dsyrk(tela_par_pool(pool), 'L', 'N', m, n, 1.0, b0, m, 0.0, s, m), 0);
+        assert_memory_equal(s, s0, sizeof(double) * (size_t)(m * m));
+        tela_pool_destroy(pool);
+    }
+    free(a);
+    free(b0);
+    free(ref);
+    free(b);
+    free(s0);
+    free(s);
+}
+
+static void test_alpha_zero_and_bad_arguments(void **state)
+{
+    (void)state;
+    double a[16], b[16];
+    for (int i = 0; i < 16; i++) {
+        a[i] = 1.0;
+        b[i] = i % 2 ? NAN : 3.0;
+    }
+    const tela_par p = tela_par_seq();
+    /* alpha = 0: B = 0 (NaN overwritten), A never read. */
+    assert_int_equal(tela_dtrsm(p, 'L', 'U', 'N', 'N', 4, 4, 0.0, NULL, 4, b, 4), 0);
+    for (int i = 0; i < 16; i++)
+        assert_true(b[i] == 0.0);
+    for (int i = 0; i < 16; i++)
+        b[i] = SENTINEL;
+    for (int routine = 0; routine < 2; routine++) {
+        int (*f)(tela_par, char, char, char, char, tela_int, tela_int, double, const double *,
+                 tela_int, double *, tela_int) = routine ? tela_dtrmm : tela_dtrsm;
+        assert_int_equal(f(p, 'X', 'U', 'N', 'N', 4, 4, 1, a, 4, b, 4), -1);
+        assert_int_equal(f(p, 'L', 'X', 'N', 'N', 4, 4, 1, a, 4, b, 4), -2);
+        assert_int_equal(f(p, 'L', 'U', 'X', 'N', 4, 4, 1, a, 4, b, 4), -3);
+        assert_int_equal(f(p, 'L', 'U', 'N', 'X', 4, 4, 1, a, 4, b, 4), -4);
+        assert_int_equal(f(p, 'L', 'U', 'N', 'N', -1, 4, 1, a, 4, b, 4), -5);
+        assert_int_equal(f(p, 'L', 'U', 'N', 'N', 4, -1, 1, a, 4, b, 4), -6);
+        assert_int_equal(f(p, 'L', 'U', 'N', 'N', 4, 4, 1, a, 3, b, 4), -9);
+        assert_int_equal(f(p, 'R', 'U', 'N', 'N', 2, 4, 1, a, 3, b, 4), -9); /* lda >= n */
+        assert_int_equal(f(p, 'L', 'U', 'N', 'N', 4, 4, 1, a, 4, b, 3), -11);
+        assert_int_equal(f(p, 'X', 'X', 'N', 'N', -1, 4, 1, a, 4, b, 4), -1); /* first wins */
+    }
+    assert_int_equal(tela_dsyrk(p, 'X', 'N', 4, 4, 1, a, 4, 0, b, 4), -1);
+    assert_int_equal(tela_dsyrk(p, 'U', 'X', 4, 4, 1, a, 4, 0, b, 4), -2);
+    assert_int_equal(tela_dsyrk(p, 'U', 'N', -1, 4, 1, a, 4, 0, b, 4), -3);
+    assert_int_equal(tela_dsyrk(p, 'U', 'N', 4, -1, 1, a, 4, 0, b, 4), -4);
+    assert_int_equal(tela_dsyrk(p, 'U', 'N', 4, 4, 1, a, 3, 0, b, 4), -7);
+    assert_int_equal(tela_dsyrk(p, 'U', 'T', 4, 5, 1, a, 4, 0, b, 4), -7); /* lda >= k */
+    assert_int_equal(tela_dsyrk(p, 'U', 'N', 4, 4, 1, a, 4, 0, b, 3), -10);
+    for (int i = 0; i < 16; i++)
+        assert_true(b[i] == SENTINEL);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_trmm_trsm_small_and_odd),
+        cmocka_unit_test(test_trmm_trsm_recursive),
+        cmocka_unit_test(test_syrk),
+        cmocka_unit_test(test_same_result_at_every_width),
+        cmocka_unit_test(test_alpha_zero_and_bad_arguments),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
