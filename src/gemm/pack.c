@@ -43,16 +43,17 @@ void gemm_pack_b(const gemm_operand *b, ptrdiff_t p0, int kc, ptrdiff_t j0, int 
         int cols = n_block - j_first < nr ? n_block - j_first : nr;
         double *panel = out + (ptrdiff_t)jp * nr * kc;
         if (!b->trans) {
-            /* Column j of op(B) is contiguous along p. */
-            for (int j = 0; j < nr; j++) {
-                if (j >= cols) {
-                    for (int p = 0; p < kc; p++)
-                        panel[(ptrdiff_t)p * nr + j] = 0.0;
-                    continue;
-                }
-                const double *col = b->p + p0 + (j0 + j_first + j) * b->ld;
-                for (int p = 0; p < kc; p++)
-                    panel[(ptrdiff_t)p * nr + j] = col[p];
+            /* Column j of op(B) is contiguous along p: read the panel's
+             * columns side by side, so the writes run contiguously. */
+            const double *col[GEMM_NR_MAX];
+            for (int j = 0; j < cols; j++)
+                col[j] = b->p + p0 + (j0 + j_first + j) * b->ld;
+            for (int p = 0; p < kc; p++) {
+                double *dst = panel + (ptrdiff_t)p * nr;
+                for (int j = 0; j < cols; j++)
+                    dst[j] = col[j][p];
+                for (int j = cols; j < nr; j++)
+                    dst[j] = 0.0;
             }
         } else {
             /* Row p of op(B) is column p of B: contiguous along j. */
