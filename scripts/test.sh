@@ -8,8 +8,13 @@ set -euo pipefail
 # shellcheck source=scripts/common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
-TEST_PACKAGES=(build-essential cmake libcmocka-dev libopenblas-dev liblapacke-dev)
+# libblas-test and libblas3: the netlib peer suites (tests/peer) and the reference BLAS they run
+# against, tela preloaded in front of it.
+TEST_PACKAGES=(build-essential cmake libcmocka-dev libopenblas-dev liblapacke-dev libblas-test
+    libblas3)
 tela_require_packages "${TEST_PACKAGES[@]}"
+# The packages are there, so a peer suite that cannot find its program fails instead of skipping.
+export TELA_PEER_REQUIRED=1
 
 ALL_CONFIGS=(release tsan asan)
 configs=("$@")
