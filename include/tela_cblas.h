@@ -51,6 +51,32 @@ TELA_CBLAS_API void cblas_dgemm(CBLAS_ORDER layout, CBLAS_TRANSPOSE transa, CBLA
                                 int m, int n, int k, double alpha, const double *a, int lda,
                                 const double *b, int ldb, double beta, double *c, int ldc);
 
+/* Solves op(A) X = alpha B (CblasLeft) or X op(A) = alpha B (CblasRight) in place of B, A
+ * triangular (CblasUpper/CblasLower; CblasUnit: its diagonal taken as ones, not read). Row-major
+ * is the column-major call with side and uplo flipped and M, N swapped. Errors as reference
+ * CBLAS: layout 1, Side 2, Uplo 3, TransA 4, Diag 5 to cblas_xerbla; M, N and the leading
+ * dimensions through xerbla_ as "DTRSM " with the Fortran call's numbers (in row-major M is
+ * reported as 6, N as 5: the program's cblas_xerbla swaps 7/6 back after its xerbla_ adds one).
+ * A zero on A's diagonal is not checked (reference's rule). */
+TELA_CBLAS_API void cblas_dtrsm(CBLAS_ORDER layout, CBLAS_SIDE side, CBLAS_UPLO uplo,
+                                CBLAS_TRANSPOSE transa, CBLAS_DIAG diag, int m, int n, double alpha,
+                                const double *a, int lda, double *b, int ldb);
+
+/* B = alpha op(A) B (CblasLeft) or alpha B op(A) (CblasRight) in place, A triangular; the
+ * mapping and errors are cblas_dtrsm's, the Fortran name "DTRMM ". */
+TELA_CBLAS_API void cblas_dtrmm(CBLAS_ORDER layout, CBLAS_SIDE side, CBLAS_UPLO uplo,
+                                CBLAS_TRANSPOSE transa, CBLAS_DIAG diag, int m, int n, double alpha,
+                                const double *a, int lda, double *b, int ldb);
+
+/* C = alpha A A^T + beta C (CblasNoTrans; A is N x K) or alpha A^T A + beta C (CblasTrans or
+ * CblasConjTrans; A is K x N), only the uplo triangle of the N x N matrix C read or written.
+ * Row-major is the column-major call with uplo and trans flipped. Errors as reference CBLAS:
+ * layout 1, Uplo 2, Trans 3 to cblas_xerbla; N, K, lda, ldc through xerbla_ as "DSYRK " with
+ * the Fortran call's numbers (3, 4, 7, 10 in either layout). */
+TELA_CBLAS_API void cblas_dsyrk(CBLAS_ORDER layout, CBLAS_UPLO uplo, CBLAS_TRANSPOSE trans, int n,
+                                int k, double alpha, const double *a, int lda, double beta,
+                                double *c, int ldc);
+
 #ifdef __cplusplus
 }
 #endif

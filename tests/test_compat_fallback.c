@@ -1,7 +1,7 @@
 /* test_compat_fallback — tela's own xerbla_ and cblas_xerbla, used when the program defines
  * neither (this one does not): they report through tela's error handler with the argument's
- * position in the caller's call (row-major CBLAS numbers swapped back), write nothing and
- * return, where reference BLAS would stop the process. */
+ * position in the caller's call (row-major CBLAS numbers swapped back, per routine), write
+ * nothing and return, where reference BLAS would stop the process. */
 #define _GNU_SOURCE
 #include "testutil.h"
 #include "tela_cblas.h"
@@ -9,6 +9,11 @@
 void dgemm_(const char *transa, const char *transb, const int *m, const int *n, const int *k,
             const double *alpha, const double *a, const int *lda, const double *b, const int *ldb,
             const double *beta, double *c, const int *ldc);
+void dtrsm_(const char *side, const char *uplo, const char *transa, const char *diag, const int *m,
+            const int *n, const double *alpha, const double *a, const int *lda, double *b,
+            const int *ldb);
+void dsyrk_(const char *uplo, const char *trans, const int *n, const int *k, const double *alpha,
+            const double *a, const int *lda, const double *beta, double *c, const int *ldc);
 
 #define SENTINEL 1234.5
 
@@ -82,6 +87,10 @@ static void test_fortran_error_reported_and_returns(void **state)
     expect_report("DGEMM", "parameter number 3 had an illegal value");
     dgemm_("Q", "N", &two, &two, &two, &one, a, &two, b, &two, &one, c, &two);
     expect_report("DGEMM", "parameter number 1 had an illegal value");
+    dtrsm_("R", "U", "N", "N", &two, &two, &one, a, &one_i, c, &two);
+    expect_report("DTRSM", "parameter number 9 had an illegal value");
+    dsyrk_("L", "C", &two, &minus, &one, a, &two, &one, c, &two);
+    expect_report("DSYRK", "parameter number 4 had an illegal value");
 }
 
 /* The Fortran routine's error is handed to cblas_xerbla one number up; in row-major tela's
@@ -119,6 +128,66 @@ static void test_cblas_errors_name_the_callers_argument(void **state)
     }
 }
 
+/* cblas_dtrsm and cblas_dtrmm in row-major swap M and N for the Fortran call, so M's error
+ * comes back from it at N's place: tela's cblas_xerbla swaps 6/7 back. cblas_dsyrk keeps every
+ * argument in place. */
+static void test_level3_cblas_errors_name_the_callers_argument(void **state)
+{
+    (void)state;
+    double a[4] = {0};
+    const CBLAS_LAYOUT col = CblasColMajor, row = CblasRowMajor;
+    const CBLAS_SIDE l = CblasLeft, r = CblasRight;
+    const CBLAS_UPLO up = CblasUpper, lo = CblasLower;
+    const CBLAS_TRANSPOSE nt = CblasNoTrans, tr = CblasTrans;
+    const CBLAS_DIAG nu = CblasNonUnit;
+    fill_c();
+    cblas_dtrsm(row, l, up, nt, (CBLAS_DIAG)9, 2, 2, 1.0, a, 2, c, 2);
+    expect_report("cblas_dtrsm", "parameter 5 was incorrect: Illegal Diag setting, 9");
+    cblas_dtrmm(col, (CBLAS_SIDE)0, up, nt, nu, 2, 2, 1.0, a, 2, c, 2);
+    expect_report("cblas_dtrmm", "parameter 2 was incorrect: Illegal Side setting, 0");
+    cblas_dsyrk(row, lo, (CBLAS_TRANSPOSE)5, 2, 2, 1.0, a, 2, 1.0, c, 2);
+    expect_report("cblas_dsyrk", "parameter 3 was incorrect: Illegal Trans setting, 5");
+
+    const struct {
+        CBLAS_LAYOUT layout;
+        CBLAS_SIDE side;
+        int m, n, lda, ldb;
+        int position; /* in the cblas_dtrsm / cblas_dtrmm call */
+    } tri[] = {
+        {col, l, -1, 2, 2, 2, 6}, {col, r, 2, -1, 2, 2, 7}, {col, l, 2, 2, 1, 2, 10},
+        {col, r, 2, 2, 2, 1, 12}, {row, l, -1, 2, 2, 2, 6}, {row, r, 2, -1, 2, 2, 7},
+        {row, l, 2, 2, 1, 2, 10}, {row, r, 2, 2, 2, 1, 12}, {row, l, -1, -1, 2, 2, 7},
+    };
+    for (size_t i = 0; i < sizeof tri / sizeof tri[0]; i++) {
+        char prefix[48];
+        snprintf(prefix, sizeof prefix, "parameter %d was incorrect", tri[i].position);
+        cblas_dtrsm(tri[i].layout, tri[i].side, lo, tr, nu, tri[i].m, tri[i].n, 1.0, a, tri[i].lda,
+                    c, tri[i].ldb);
+        expect_report("cblas_dtrsm", prefix);
+        cblas_dtrmm(tri[i].layout, tri[i].side, up, nt, nu, tri[i].m, tri[i].n, 1.0, a, tri[i].lda,
+                    c, tri[i].ldb);
+        expect_report("cblas_dtrmm", prefix);
+    }
+
+    const struct {
+        CBLAS_LAYOUT layout;
+        CBLAS_TRANSPOSE trans;
+        int n, k, lda, ldc;
+        int position; /* in the cblas_dsyrk call */
+    } syrk[] = {
+        {col, nt, -1, 2, 2, 2, 4}, {col, tr, 2, -1, 2, 2, 5}, {col, nt, 2, 2, 1, 2, 8},
+        {col, tr, 2, 2, 2, 1, 11}, {row, nt, -1, 2, 2, 2, 4}, {row, tr, 2, -1, 2, 2, 5},
+        {row, nt, 2, 2, 1, 2, 8},  {row, tr, 2, 2, 2, 1, 11},
+    };
+    for (size_t i = 0; i < sizeof syrk / sizeof syrk[0]; i++) {
+        char prefix[48];
+        snprintf(prefix, sizeof prefix, "parameter %d was incorrect", syrk[i].position);
+        cblas_dsyrk(syrk[i].layout, up, syrk[i].trans, syrk[i].n, syrk[i].k, 1.0, a, syrk[i].lda,
+                    1.0, c, syrk[i].ldc);
+        expect_report("cblas_dsyrk", prefix);
+    }
+}
+
 /* After errors, calls work and report nothing. */
 static void test_good_calls_after_errors(void **state)
 {
@@ -128,6 +197,14 @@ static void test_good_calls_after_errors(void **state)
     assert_int_equal(last.calls, 0);
     for (int i = 0; i < 4; i++)
         assert_true(d[i] == a[i]);
+    /* Row-major upper [[1, 2], [0, 4]] times X = [[1, 2], [3, 4]] gives B = [[7, 10], [12, 16]];
+     * the solve takes B back to X. */
+    double u[4] = {1, 2, 0, 4}, x[4] = {7, 10, 12, 16};
+    cblas_dtrsm(CblasRowMajor, CblasLeft, CblasUpper, CblasNoTrans, CblasNonUnit, 2, 2, 1.0, u, 2,
+                x, 2);
+    assert_int_equal(last.calls, 0);
+    for (int i = 0; i < 4; i++)
+        assert_true(x[i] == (double)(i + 1));
 }
 
 int main(void)
@@ -136,6 +213,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_fortran_error_reported_and_returns, install_handler,
                                         restore_handler),
         cmocka_unit_test_setup_teardown(test_cblas_errors_name_the_callers_argument,
+                                        install_handler, restore_handler),
+        cmocka_unit_test_setup_teardown(test_level3_cblas_errors_name_the_callers_argument,
                                         install_handler, restore_handler),
         cmocka_unit_test_setup_teardown(test_good_calls_after_errors, install_handler,
                                         restore_handler),

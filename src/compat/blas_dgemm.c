@@ -5,41 +5,15 @@
  * else, so neither does this layer (see compat_dgemm). */
 #include "compat/compat.h"
 
-/* Reference LSAME against 'N', 'T' and 'C': the first character, either case. */
-static bool is_trans(char t)
-{
-    switch (t) {
-    case 'N':
-    case 'n':
-    case 'T':
-    case 't':
-    case 'C':
-    case 'c':
-        return true;
-    default:
-        return false;
-    }
-}
-
-static bool is_notrans(char t)
-{
-    return t == 'N' || t == 'n';
-}
-
-static int at_least_one(int x)
-{
-    return x > 1 ? x : 1;
-}
-
 void compat_dgemm(char transa, char transb, int m, int n, int k, double alpha, const double *a,
                   int lda, const double *b, int ldb, double beta, double *c, int ldc)
 {
-    const int rows_a = is_notrans(transa) ? m : k;
-    const int rows_b = is_notrans(transb) ? k : n;
+    const int rows_a = compat_is_notrans(transa) ? m : k;
+    const int rows_b = compat_is_notrans(transb) ? k : n;
     int info = 0;
-    if (!is_trans(transa))
+    if (!compat_is_trans(transa))
         info = 1;
-    else if (!is_trans(transb))
+    else if (!compat_is_trans(transb))
         info = 2;
     else if (m < 0)
         info = 3;
@@ -47,11 +21,11 @@ void compat_dgemm(char transa, char transb, int m, int n, int k, double alpha, c
         info = 4;
     else if (k < 0)
         info = 5;
-    else if (lda < at_least_one(rows_a))
+    else if (lda < compat_at_least_one(rows_a))
         info = 8;
-    else if (ldb < at_least_one(rows_b))
+    else if (ldb < compat_at_least_one(rows_b))
         info = 10;
-    else if (ldc < at_least_one(m))
+    else if (ldc < compat_at_least_one(m))
         info = 13;
     if (info != 0) {
         compat_xerbla("DGEMM ", info);

@@ -13,24 +13,6 @@ static const compat_cblas_routine cblas_dgemm_routine = {
     .row_major_swaps = {{4, 5}, {9, 11}},
 };
 
-/* The Fortran transpose character of a CBLAS transpose; false if t is not one. */
-static bool trans_char(CBLAS_TRANSPOSE t, char *c)
-{
-    switch (t) {
-    case CblasNoTrans:
-        *c = 'N';
-        return true;
-    case CblasTrans:
-        *c = 'T';
-        return true;
-    case CblasConjTrans:
-        *c = 'C';
-        return true;
-    default:
-        return false;
-    }
-}
-
 void cblas_dgemm(CBLAS_ORDER layout, CBLAS_TRANSPOSE transa, CBLAS_TRANSPOSE transb, int m, int n,
                  int k, double alpha, const double *a, int lda, const double *b, int ldb,
                  double beta, double *c, int ldc)
@@ -41,9 +23,9 @@ void cblas_dgemm(CBLAS_ORDER layout, CBLAS_TRANSPOSE transa, CBLAS_TRANSPOSE tra
     char ta = 'N', tb = 'N';
     if (!row_major && layout != CblasColMajor)
         cblas_xerbla(1, name, "Illegal layout setting, %d\n", (int)layout);
-    else if (!trans_char(transa, &ta))
+    else if (!compat_cblas_trans(transa, &ta))
         cblas_xerbla(2, name, "Illegal TransA setting, %d\n", (int)transa);
-    else if (!trans_char(transb, &tb))
+    else if (!compat_cblas_trans(transb, &tb))
         cblas_xerbla(3, name, "Illegal TransB setting, %d\n", (int)transb);
     else if (row_major)
         compat_dgemm(tb, ta, n, m, k, alpha, b, ldb, a, lda, beta, c, ldc);

@@ -18,8 +18,9 @@
 set -euo pipefail
 
 # The routines tela must provide, lower-case base names. Each must bind to libtela.so.0 and pass
-# its error exits and computational tests; the suites' other routines run as the reference's.
-TELA_PEER_ROUTINES=(dgemm)
+# its error exits and computational tests; the suites' other routines run as the reference's
+# (dsymm, dsyr2k).
+TELA_PEER_ROUTINES=(dgemm dtrmm dtrsm dsyrk)
 
 # Every routine of the level-3 suites, in the input files' order.
 ALL_ROUTINES=(dgemm dsymm dtrmm dtrsm dsyrk dsyr2k)
@@ -237,7 +238,9 @@ if [[ -n "$hook_lines" ]] && grep -vqF " to $program " <<<"$hook_lines"; then
     problems+=("$what"$'\n'"$hook_lines")
 fi
 
-# Above width 1, the products must really have run in parallel regions.
+# Above width 1, the products must really have run in parallel regions. They are all traced as
+# kernel=dgemm: dtrsm and dtrmm run their off-diagonal blocks through tela_dgemm, as dsyrk does
+# (there only above 64, beyond these programs' sizes).
 regions="no trace"
 if [[ -s trace ]]; then
     regions="$(grep -o 'kernel=dgemm .*width=[0-9]*' trace | grep -o 'width=[0-9]*' | sort |
