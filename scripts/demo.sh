@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # demo.sh — installs what tela needs, builds it (Release, warnings as errors) in build/release
-# and runs the thread-team benchmark against libgomp (tela-teambench: its acquire, gaps and
-# sections scenarios at width 2 with fewer rounds than their defaults, about 40 s). Arguments,
-# if any, go to tela-teambench instead, e.g. `scripts/demo.sh --scenario gaps --widths 2,3`.
+# and runs tela-bench --quick: tela's GEMM (n = 16 ... 2048), TRSM, TRMM and SYRK against
+# OpenBLAS at 1 and 2 threads, in interleaved rounds, about 35 s on 2 CPUs; the CSV and an SVG
+# plot go to build/release. OpenBLAS runs as it would by default on this CPU: OPENBLAS_CORETYPE
+# and OPENBLAS_L2_SIZE are removed from that one command's environment (a machine that pins
+# OpenBLAS to its Haswell kernels would otherwise be compared at half speed). Arguments, if
+# any, go to tela-bench instead of --quick, e.g. `scripts/demo.sh --routines all --threads 2`.
 set -euo pipefail
 # shellcheck source=scripts/common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
-# libopenblas-dev and liblapacke-dev: the reference the kernel benchmarks compare against.
+# libopenblas-dev brings the pthreads OpenBLAS that tela-bench loads at run time (it links
+# nothing of OpenBLAS); liblapacke-dev: the reference of the LAPACK-level tests and benchmarks.
 DEMO_PACKAGES=(build-essential cmake libopenblas-dev liblapacke-dev)
 tela_require_packages "${DEMO_PACKAGES[@]}"
 
@@ -18,11 +22,14 @@ cmake -S "$TELA_ROOT" -B "$build" -DCMAKE_BUILD_TYPE=Release -DTELA_WERROR=ON -D
     -DTELA_BUILD_TESTS=OFF -DTELA_BUILD_BENCH=ON
 cmake --build "$build" -j"$(tela_jobs)"
 
-bench="$build/bench/tela-teambench"
+args=(--quick)
 if (($# > 0)); then
-    exec "$bench" "$@"
+    args=("$@")
 fi
-for scenario in acquire gaps sections; do
-    echo
-    "$bench" --scenario "$scenario" --widths 2 --rounds 15
-done
+echo
+# --csv and --plot first: a later --csv or --plot among the arguments wins.
+env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE "$build/bench/tela-bench" \
+    --csv "$build/tela-bench.csv" --plot "$build/tela-bench.svg" "${args[@]}"
+echo
+echo "tela's thread team against libgomp: $build/bench/tela-teambench --scenario sections" \
+    "(also gaps, acquire; README \"Team benchmarks\")"

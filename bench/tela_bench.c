@@ -1,0 +1,1100 @@
+/* tela_bench.c — tela-bench: tela's level-3 kernels against OpenBLAS (loaded into a namespace of
+ * its own, tela_bench_openblas.c) at the same thread counts in one process: each size checked
+ * for agreement, then interleaved rounds; median GFLOP/s (min-max) and tela/OpenBLAS per size,
+ * CSV, an SVG plot. */
+#include "bench_median.h"
+#include "tela.h"
+#include "tela_bench_openblas.h"
+#include "tela_bench_plot.h"
+#include "tela_bench_problem.h"
+
+#include <errno.h>
+#include <math.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Exit status when OpenBLAS cannot be loaded: ctest's SKIP_RETURN_CODE for the smoke test. */
+#define EXIT_SKIPPED 77
+/* Most entries in --sizes and --threads, and the widest thread count accepted (a typo such as
+ * 200 should not start threads). */
+#define MAX_SIZES         64
+#define MAX_THREAD_COUNTS 8
+#define MAX_THREADS       256
+#define MAX_SIZE          16384
+#define MAX_TRANS         4
+/* Rounds per size, and the default --quick uses (the demo). */
+#define DEFAULT_ROUNDS 11
+#define QUICK_ROUNDS   7
+/* A round's timed batch lasts at least this long (ms): long enough that the clock's resolution
+ * and a call's wake-up of sleeping workers are noise, short enough for many rounds. */
+#define DEFAULT_BATCH_MS 5.0
+/* Most calls in one batch. */
+#define MAX_CALLS 1000000L
+/* Nominal double-precision peak of one core, GFLOP/s: AMD Zen 5 with a full 512-bit datapath
+ * does 2 FMA x 8 doubles x 2 flops per cycle, ~127 GFLOP/s at ~4 GHz. Not measured. */
+#define DEFAULT_PEAK_GFLOPS 127.0
+/* Largest tb_problem_difference accepted: values near 0.1 are usual for two correct blockings;
+ * a wrong result is many orders of magnitude off. */
+#define DEFAULT_TOLERANCE 10.0
+/* Each side's round starts once the process's other threads are idle: OpenBLAS's workers spin
+ * about 0.13 s after a call (2^28 TSC cycles), tela's a few ms, and on a small machine a
+ * spinning worker takes a CPU from the side timed next. Idle: over a window of this length they
+ * used less than IDLE_FRACTION of one CPU. */
+#define SETTLE_WINDOW_NS      3000000LL
+#define SETTLE_IDLE_FRACTION  0.1
+#define DEFAULT_SETTLE_MAX_MS 1000
+/* Other processes using more than this fraction of the CPUs during a group get a warning. */
+#define BUSY_MACHINE_FRACTION 0.05
+/* Untimed calls for this long per side when a routine and thread count starts (OpenBLAS
+ * creates its threads on first use, tela's pool wakes, pages and code get warm), at this size
+ * or the largest one asked for if smaller. */
+#define WARM_UP_NS   50000000LL
+#define WARM_UP_SIZE 256
+/* Calls run for this long after the agreement check; the fastest of them sets the batch size
+ * (a slow one is a wake-up or an interruption, not the call's time). */
+#define CALIBRATION_NS 5000000LL
+
+static const int default_sizes[] = {16, 32, 64, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048};
+/* --quick without --sizes: trsm, trmm and syrk at a few sizes only (gemm gets the full set). */
+static const int quick_sizes[] = {64, 256, 1024};
+static const enum tb_routine quick_routines[] = {TB_GEMM, TB_TRSM, TB_TRMM, TB_SYRK};
+
+struct settings {
+    enum tb_routine routines[TB_ROUTINE_COUNT]; /* --routines, in the order given */
+    int routine_count;
+    char trans[MAX_TRANS][2]; /* --trans for gemm: transa, transb */
+    int trans_count;
+    int threads[MAX_THREAD_COUNTS]; /* --threads, in the order given */
+    int thread_count;
+    int sizes[MAX_SIZES]; /* --sizes; size_count 0: the defaults */
+    int size_count;
+    int rounds;            /* 0 until set */
+    double batch_ms;       /* --batch-ms */
+    int settle_max_ms;     /* --settle-max-ms */
+    double peak_gflops;    /* --peak-gflops: per core, nominal */
+    double tolerance;      /* --tolerance */
+    int quick;             /* --quick */
+    const char *csv_path;  /* --csv FILE, or NULL */
+    const char *plot_path; /* --plot FILE, or NULL */
+    const char *openblas;  /* --openblas PATH, or NULL: the usual places */
+    int show_progress;     /* stderr is a terminal */
+};
+
+struct summary {
+    double median, min, max; /* GFLOP/s over the rounds */
+};
+
+/* One routine (and gemm transpose pair) at one thread count: a table, a CSV block, a line per
+ * side in the plot. */
+struct group {
+    enum tb_routine routine;
+    char transa, transb; /* gemm; 'N' for the others */
+    int threads;
+    int sizes[MAX_SIZES];
+    int size_count;
+    int done; /* sizes measured so far */
+    struct summary result[MAX_SIZES][TB_SIDE_COUNT];
+    double difference[MAX_SIZES]; /* tb_problem_difference of the checked call */
+    long calls[MAX_SIZES];        /* calls per timed batch */
+    int tela_width;               /* width of tela's team (1: tela_par_seq) */
+    int openblas_threads;         /* what openblas_get_num_threads said after setting */
+    double other_load;            /* CPU share other processes used while the group ran */
+    double steal;                 /* CPU share the hypervisor took (steal time) meanwhile */
+};
+
+/* Everything the run shares. */
+struct bench {
+    struct settings settings;
+    struct tb_openblas openblas;
+    struct group *groups;
+    int group_count;
+    long settle_timeouts; /* rounds started while other threads were still busy */
+    int failed;           /* a disagreement or an error code from a call */
+};
+
+static int64_t clock_ns(clockid_t clock)
+{
+    struct timespec ts;
+    clock_gettime(clock, &ts);
+    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static int64_t now_ns(void)
+{
+    return clock_ns(CLOCK_MONOTONIC);
+}
+
+/* Busy-waits on the clock until deadline_ns. */
+static void spin_until(int64_t deadline_ns)
+{
+    while (now_ns() < deadline_ns) {}
+}
+
+/* CPU time used so far by the process's threads other than the caller: OpenBLAS's and tela's
+ * workers. */
+static int64_t others_cpu_ns(void)
+{
+    return clock_ns(CLOCK_PROCESS_CPUTIME_ID) - clock_ns(CLOCK_THREAD_CPUTIME_ID);
+}
+
+/* Waits until the other threads are idle (see SETTLE_*). Returns 0, or -1 if they were still
+ * busy after max_ms. The caller busy-waits, as a program doing other work between calls would:
+ * a sleeping caller lets a VM halt its vCPU, and both libraries' next calls then pay for the
+ * wake-up in ways a benchmark of the kernels should not mix in (tela-teambench measures that). */
+static int settle(int max_ms)
+{
+    const int64_t deadline = now_ns() + (int64_t)max_ms * 1000000LL;
+    int64_t cpu = others_cpu_ns(), wall = now_ns();
+    for (;;) {
+        spin_until(wall + SETTLE_WINDOW_NS);
+        int64_t cpu_now = others_cpu_ns(), wall_now = now_ns();
+        if ((double)(cpu_now - cpu) < SETTLE_IDLE_FRACTION * (double)(wall_now - wall))
+            return 0;
+        if (wall_now >= deadline)
+            return -1;
+        cpu = cpu_now;
+        wall = wall_now;
+    }
+}
+
+static void *alloc_doubles(size_t count)
+{
+    size_t bytes = (count * sizeof(double) + 63) / 64 * 64;
+    return aligned_alloc(64, bytes ? bytes : 64);
+}
+
+/* What the whole machine and this process have used so far: the benchmark's numbers are only
+ * as good as the machine was quiet, so each table says how busy other processes kept it. */
+struct usage {
+    int64_t wall_ns; /* CLOCK_MONOTONIC */
+    int64_t own_ns;  /* this process's CPU time */
+    double busy_s;   /* all CPUs' non-idle time, /proc/stat, steal excluded */
+    double steal_s;  /* time the hypervisor ran something else on our vCPUs */
+    int valid;       /* /proc/stat was readable */
+};
+
+static struct usage usage_now(void)
+{
+    struct usage u = {now_ns(), clock_ns(CLOCK_PROCESS_CPUTIME_ID), 0.0, 0.0, 0};
+    FILE *stat = fopen("/proc/stat", "r");
+    if (!stat)
+        return u;
+    unsigned long long user, nice, system, idle, iowait, irq, softirq, steal;
+    if (fscanf(stat, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &user, &nice, &system, &idle,
+               &iowait, &irq, &softirq, &steal) == 8) {
+        const double tick = 1.0 / (double)sysconf(_SC_CLK_TCK);
+        u.busy_s = (double)(user + nice + system + irq + softirq) * tick;
+        u.steal_s = (double)steal * tick;
+        u.valid = 1;
+    }
+    fclose(stat);
+    return u;
+}
+
+/* The share of all CPUs that other processes used between two samples (never below 0: the
+ * tick-based counters are coarser than this process's clock), and the share stolen. */
+static void usage_between(struct usage begin, struct usage end, int cpus, double *other,
+                          double *steal)
+{
+    *other = *steal = 0.0;
+    double wall_s = (double)(end.wall_ns - begin.wall_ns) * 1e-9;
+    if (!begin.valid || !end.valid || wall_s <= 0.0 || cpus <= 0)
+        return;
+    double own_s = (double)(end.own_ns - begin.own_ns) * 1e-9;
+    double others_s = end.busy_s - begin.busy_s - own_s;
+    *other = others_s > 0.0 ? others_s / (wall_s * cpus) : 0.0;
+    *steal = (end.steal_s - begin.steal_s) / (wall_s * cpus);
+}
+
+/* ---- one side, one call or a batch ---------------------------------------------------------- */
+
+/* The execution policy and OpenBLAS of a group while it runs. */
+struct sides {
+    tela_par par;
+    const struct tb_openblas *openblas;
+};
+
+/* calls calls of one side on out; returns the ns they took, or -1 if a tela call returned an
+ * error code. */
+static int64_t run_calls(const struct sides *sides, enum tb_side side, const struct tb_problem *p,
+                         double *out, long calls)
+{
+    int errors = 0;
+    int64_t start = now_ns();
+    if (side == TB_TELA) {
+        for (long c = 0; c < calls; c++)
+            errors |= tb_call_tela(p, sides->par, out) != 0;
+    } else {
+        for (long c = 0; c < calls; c++)
+            tb_call_openblas(p, sides->openblas, out);
+    }
+    int64_t elapsed = now_ns() - start;
+    return errors ? -1 : elapsed;
+}
+
+/* ---- measuring ------------------------------------------------------------------------------ */
+
+static void progress(const struct bench *bench, const struct group *g, int n, const char *what)
+{
+    if (!bench->settings.show_progress)
+        return;
+    char trans[8] = "";
+    if (g->routine == TB_GEMM)
+        snprintf(trans, sizeof trans, " %c%c", g->transa, g->transb);
+    fprintf(stderr, "\r  %s%s %dT n=%d %-24s", tb_routine_names[g->routine], trans, g->threads, n,
+            what);
+    fflush(stderr);
+}
+
+static void clear_progress(const struct bench *bench)
+{
+    if (bench->settings.show_progress)
+        fprintf(stderr, "\r%60s\r", "");
+}
+
+static struct summary summarize(double *values, int count)
+{
+    struct summary s = {NAN, NAN, NAN};
+    if (count <= 0)
+        return s;
+    s.min = s.max = values[0];
+    for (int i = 1; i < count; i++) {
+        s.min = fmin(s.min, values[i]);
+        s.max = fmax(s.max, values[i]);
+    }
+    s.median = median_of(values, count);
+    return s;
+}
+
+/* Untimed calls of both sides for WARM_UP_NS each. */
+static int warm_up(struct bench *bench, const struct group *g, const struct sides *sides)
+{
+    int largest = 1;
+    for (int i = 0; i < g->size_count; i++)
+        largest = g->sizes[i] > largest ? g->sizes[i] : largest;
+    const int n = largest < WARM_UP_SIZE ? largest : WARM_UP_SIZE;
+    struct tb_problem p;
+    if (tb_problem_init(&p, g->routine, g->transa, g->transb, n) != 0)
+        return -1;
+    double *out = alloc_doubles(tb_problem_output_size(&p));
+    if (!out) {
+        tb_problem_free(&p);
+        return -1;
+    }
+    progress(bench, g, n, "warm-up");
+    int status = 0;
+    for (int side = 0; side < TB_SIDE_COUNT && status == 0; side++) {
+        memcpy(out, tb_problem_output_start(&p), tb_problem_output_size(&p) * sizeof *out);
+        int64_t spent = 0;
+        while (spent < WARM_UP_NS && status == 0) {
+            int64_t ns = run_calls(sides, (enum tb_side)side, &p, out, 1);
+            status = ns < 0 ? -1 : 0;
+            spent += ns;
+        }
+    }
+    free(out);
+    tb_problem_free(&p);
+    return status;
+}
+
+/* Measures size index of group g: the agreement check, the batch size, then the rounds. */
+static int measure_size(struct bench *bench, struct group *g, int index, const struct sides *sides)
+{
+    const struct settings *settings = &bench->settings;
+    const int n = g->sizes[index];
+    struct tb_problem p;
+    if (tb_problem_init(&p, g->routine, g->transa, g->transb, n) != 0)
+        return -1;
+    const size_t count = tb_problem_output_size(&p);
+    double *out[TB_SIDE_COUNT] = {alloc_doubles(count), alloc_doubles(count)};
+    double *gflops = calloc((size_t)settings->rounds * TB_SIDE_COUNT, sizeof *gflops);
+    int status = out[TB_TELA] && out[TB_OPENBLAS] && gflops ? 0 : -1;
+
+    /* The check: one call of each side on the same starting output. */
+    int64_t per_call[TB_SIDE_COUNT] = {0, 0};
+    progress(bench, g, n, "check");
+    for (int side = 0; side < TB_SIDE_COUNT && status == 0; side++) {
+        memcpy(out[side], tb_problem_output_start(&p), count * sizeof(double));
+        per_call[side] = run_calls(sides, (enum tb_side)side, &p, out[side], 1);
+        if (per_call[side] < 0) {
+            fprintf(stderr, "\ntela-bench: %s returned an error at n=%d\n",
+                    tb_routine_names[g->routine], n);
+            bench->failed = 1;
+            status = -1;
+        }
+    }
+    if (status == 0)
+        g->difference[index] = tb_problem_difference(&p, out[TB_TELA], out[TB_OPENBLAS]);
+
+    /* The batch: enough calls that the faster side's batch lasts batch_ms. The checked call
+     * ran cold (caches, buffers sized on first use), so unless it was far longer than a batch
+     * the time per call comes from calls that follow it. */
+    const int64_t batch_ns = (int64_t)(settings->batch_ms * 1e6);
+    for (int side = 0; side < TB_SIDE_COUNT && status == 0; side++) {
+        if (per_call[side] >= 4 * batch_ns)
+            continue;
+        int64_t spent = 0;
+        while (spent < CALIBRATION_NS && status == 0) {
+            int64_t ns = run_calls(sides, (enum tb_side)side, &p, out[side], 1);
+            status = ns < 0 ? -1 : 0;
+            spent += ns;
+            per_call[side] = spent == ns || ns < per_call[side] ? ns : per_call[side];
+        }
+    }
+    int64_t fastest =
+        per_call[TB_TELA] < per_call[TB_OPENBLAS] ? per_call[TB_TELA] : per_call[TB_OPENBLAS];
+    long calls = fastest > 0 ? (long)((batch_ns + fastest - 1) / fastest) : MAX_CALLS;
+    calls = calls < 1 ? 1 : calls > MAX_CALLS ? MAX_CALLS : calls;
+    g->calls[index] = calls;
+
+    for (int round = 0; round < settings->rounds && status == 0; round++) {
+        char what[32];
+        snprintf(what, sizeof what, "round %d/%d", round + 1, settings->rounds);
+        progress(bench, g, n, what);
+        /* Alternate who goes first, so neither side always runs right after the other. */
+        for (int k = 0; k < TB_SIDE_COUNT && status == 0; k++) {
+            enum tb_side side = (enum tb_side)(round % 2 ? TB_SIDE_COUNT - 1 - k : k);
+            if (settle(settings->settle_max_ms) != 0)
+                bench->settle_timeouts++;
+            /* Short calls: one untimed call first wakes this side's sleeping workers, so the
+             * batch measures calls back to back, as a program making many of them sees. */
+            if (calls > 1)
+                status = run_calls(sides, side, &p, out[side], 1) < 0 ? -1 : 0;
+            int64_t ns = status == 0 ? run_calls(sides, side, &p, out[side], calls) : -1;
+            if (ns <= 0) {
+                status = -1;
+                break;
+            }
+            gflops[(size_t)side * (size_t)settings->rounds + (size_t)round] =
+                p.flops * (double)calls / (double)ns;
+        }
+    }
+    if (status == 0) {
+        for (int side = 0; side < TB_SIDE_COUNT; side++)
+            g->result[index][side] =
+                summarize(gflops + (size_t)side * (size_t)settings->rounds, settings->rounds);
+    }
+    free(gflops);
+    free(out[TB_TELA]);
+    free(out[TB_OPENBLAS]);
+    tb_problem_free(&p);
+    return status;
+}
+
+/* ---- reporting ------------------------------------------------------------------------------ */
+
+static const char *group_label(const struct group *g, char *text, size_t size)
+{
+    if (g->routine == TB_GEMM)
+        snprintf(text, size, "%s %c%c", tb_routine_names[g->routine], g->transa, g->transb);
+    else
+        snprintf(text, size, "%s", tb_routine_names[g->routine]);
+    return text;
+}
+
+static const char *format_gflops(double value, char *text, size_t size)
+{
+    snprintf(text, size, "%.*f", value < 10.0 ? 2 : 1, value);
+    return text;
+}
+
+static const char *format_summary(struct summary s, char *text, size_t size)
+{
+    char median[24], min[24], max[24];
+    if (isnan(s.median))
+        snprintf(text, size, "-");
+    else
+        snprintf(text, size, "%s (%s-%s)", format_gflops(s.median, median, sizeof median),
+                 format_gflops(s.min, min, sizeof min), format_gflops(s.max, max, sizeof max));
+    return text;
+}
+
+static void print_table(const struct bench *bench, const struct group *g)
+{
+    const struct settings *settings = &bench->settings;
+    char label[32];
+    group_label(g, label, sizeof label);
+    printf("\n%s, %d thread%s: GFLOP/s, median (min-max) over %d rounds; nominal peak %.1f\n",
+           label, g->threads, g->threads == 1 ? "" : "s", settings->rounds,
+           settings->peak_gflops * g->threads);
+    if (g->threads == 1)
+        printf("  tela: tela_par_seq(); OpenBLAS: openblas_set_num_threads(1)\n");
+    else
+        printf("  tela: tela_par_team(team), a held team of width %d; OpenBLAS: "
+               "openblas_set_num_threads(%d), %d reported\n",
+               g->tela_width, g->threads, g->openblas_threads);
+    printf("  meanwhile other processes used %.0f%% of the CPUs, steal time %.0f%%%s\n",
+           100.0 * g->other_load, 100.0 * g->steal,
+           g->other_load + g->steal > BUSY_MACHINE_FRACTION ? ": NOT A QUIET MACHINE, times "
+                                                              "are unreliable"
+                                                            : "");
+    printf("%6s | %-22s | %-22s | %13s | %7s | %s\n", "n", "tela", "OpenBLAS", "tela/OpenBLAS",
+           "calls", "diff");
+    for (int i = 0; i < g->done; i++) {
+        char tela[80], openblas[80], ratio[16];
+        struct summary t = g->result[i][TB_TELA], o = g->result[i][TB_OPENBLAS];
+        if (o.median > 0.0)
+            snprintf(ratio, sizeof ratio, "%.2f", t.median / o.median);
+        else
+            snprintf(ratio, sizeof ratio, "-");
+        printf("%6d | %-22s | %-22s | %13s | %7ld | %.3f%s\n", g->sizes[i],
+               format_summary(t, tela, sizeof tela), format_summary(o, openblas, sizeof openblas),
+               ratio, g->calls[i], g->difference[i],
+               g->difference[i] <= settings->tolerance ? "" : "  DISAGREE");
+    }
+    fflush(stdout);
+}
+
+static int write_csv(const struct bench *bench, const char *path)
+{
+    FILE *csv = fopen(path, "w");
+    if (!csv)
+        return -1;
+    fprintf(csv, "routine,trans,threads,n,side,gflops_median,gflops_min,gflops_max,rounds\n");
+    for (int k = 0; k < bench->group_count; k++) {
+        const struct group *g = &bench->groups[k];
+        char trans[3] = {g->transa, g->transb, '\0'};
+        if (g->routine != TB_GEMM)
+            trans[1] = '\0';
+        for (int i = 0; i < g->done; i++) {
+            for (int side = 0; side < TB_SIDE_COUNT; side++) {
+                struct summary s = g->result[i][side];
+                fprintf(csv, "%s,%s,%d,%d,%s,%.3f,%.3f,%.3f,%d\n", tb_routine_names[g->routine],
+                        trans, g->threads, g->sizes[i], tb_side_names[side], s.median, s.min, s.max,
+                        bench->settings.rounds);
+            }
+        }
+    }
+    return fclose(csv) == 0 ? 0 : -1;
+}
+
+/* One panel per routine and transpose pair, a series per side and thread count. */
+static int write_plot(const struct bench *bench, const char *path, const char *subtitle)
+{
+    const int groups = bench->group_count;
+    struct tb_plot_panel *panels = calloc((size_t)groups, sizeof *panels);
+    struct tb_plot_series *series = calloc((size_t)groups * TB_SIDE_COUNT, sizeof *series);
+    struct tb_plot_point *points =
+        calloc((size_t)groups * TB_SIDE_COUNT * MAX_SIZES, sizeof *points);
+    int status = -1;
+    if (panels && series && points) {
+        int panel_count = 0, series_count = 0;
+        for (int k = 0; k < groups; k++) {
+            const struct group *g = &bench->groups[k];
+            char label[32];
+            group_label(g, label, sizeof label);
+            struct tb_plot_panel *panel = NULL;
+            for (int p = 0; p < panel_count; p++) {
+                if (!strcmp(panels[p].title, label))
+                    panel = &panels[p];
+            }
+            if (!panel) {
+                panel = &panels[panel_count++];
+                snprintf(panel->title, sizeof panel->title, "%s", label);
+                panel->series = &series[series_count];
+            }
+            /* A group's series follow its panel's earlier ones: groups of one panel are
+             * consecutive, since the thread counts are the innermost loop. */
+            for (int side = 0; side < TB_SIDE_COUNT; side++) {
+                struct tb_plot_series *s = &series[series_count];
+                struct tb_plot_point *pts = &points[(size_t)series_count * MAX_SIZES];
+                series_count++;
+                panel->series_count++;
+                s->side = (enum tb_side)side;
+                s->threads = g->threads;
+                s->count = g->done;
+                s->points = pts;
+                for (int i = 0; i < g->done; i++) {
+                    struct summary r = g->result[i][side];
+                    pts[i] = (struct tb_plot_point){g->sizes[i], r.median, r.min, r.max};
+                }
+            }
+        }
+        status = tb_plot_write(path, "tela vs OpenBLAS: GFLOP/s (double)", subtitle, panels,
+                               panel_count, bench->settings.peak_gflops);
+    }
+    free(points);
+    free(series);
+    free(panels);
+    return status;
+}
+
+/* ---- the header ------------------------------------------------------------------------------ */
+
+/* The value of a "key : value" line of /proc/cpuinfo (first CPU), or "unknown". */
+static void cpuinfo_value(const char *key, char *value, size_t size)
+{
+    snprintf(value, size, "unknown");
+    FILE *cpuinfo = fopen("/proc/cpuinfo", "r");
+    if (!cpuinfo)
+        return;
+    char line[4096];
+    size_t key_length = strlen(key);
+    while (fgets(line, sizeof line, cpuinfo)) {
+        if (strncmp(line, key, key_length) != 0 || !strchr(" \t:", line[key_length]))
+            continue;
+        const char *colon = strchr(line, ':');
+        if (colon) {
+            colon += 1 + strspn(colon + 1, " \t");
+            snprintf(value, size, "%.*s", (int)strcspn(colon, "\n"), colon);
+        }
+        break;
+    }
+    fclose(cpuinfo);
+}
+
+static int cpu_has_avx512f(void)
+{
+    char flags[4096];
+    cpuinfo_value("flags", flags, sizeof flags);
+    char *saved = NULL;
+    for (char *flag = strtok_r(flags, " ", &saved); flag; flag = strtok_r(NULL, " ", &saved)) {
+        if (!strcmp(flag, "avx512f"))
+            return 1;
+    }
+    return 0;
+}
+
+/* OpenBLAS kernel sets that use AVX-512 for double GEMM. */
+static int openblas_avx512_core(const char *core)
+{
+    static const char *const names[] = {"Cooperlake", "SkylakeX", "SapphireRapids"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (!strcasecmp(core, names[i]))
+            return 1;
+    }
+    return 0;
+}
+
+static int cpus_available(void)
+{
+    cpu_set_t mask;
+    return sched_getaffinity(0, sizeof mask, &mask) == 0 ? CPU_COUNT(&mask) : 1;
+}
+
+/* Names the file of every compared routine. Returns -1 if a tela routine and its OpenBLAS
+ * counterpart come from the same file: then the comparison would be of a library with itself. */
+static int print_provenance(const struct bench *bench)
+{
+    const struct tb_openblas *ob = &bench->openblas;
+    const struct {
+        const char *tela_name, *openblas_name;
+        tb_any_function tela, openblas;
+    } routines[TB_ROUTINE_COUNT] = {
+        [TB_GEMM] = {"tela_dgemm", "cblas_dgemm", (tb_any_function)tela_dgemm,
+                     (tb_any_function)ob->dgemm},
+        [TB_TRSM] = {"tela_dtrsm", "cblas_dtrsm", (tb_any_function)tela_dtrsm,
+                     (tb_any_function)ob->dtrsm},
+        [TB_TRMM] = {"tela_dtrmm", "cblas_dtrmm", (tb_any_function)tela_dtrmm,
+                     (tb_any_function)ob->dtrmm},
+        [TB_SYRK] = {"tela_dsyrk", "cblas_dsyrk", (tb_any_function)tela_dsyrk,
+                     (tb_any_function)ob->dsyrk},
+    };
+    int status = 0;
+    printf("  routines compared, and the file each was found in (dladdr):\n");
+    for (int i = 0; i < bench->settings.routine_count; i++) {
+        enum tb_routine r = bench->settings.routines[i];
+        char tela_file[4096], openblas_file[4096];
+        if (tb_function_file(routines[r].tela, tela_file, sizeof tela_file) != 0)
+            snprintf(tela_file, sizeof tela_file, "(unknown)");
+        if (tb_function_file(routines[r].openblas, openblas_file, sizeof openblas_file) != 0)
+            snprintf(openblas_file, sizeof openblas_file, "(unknown)");
+        printf("    %-11s %s\n    %-11s %s\n", routines[r].tela_name, tela_file,
+               routines[r].openblas_name, openblas_file);
+        if (tb_same_file(tela_file, openblas_file) == 1) {
+            fprintf(stderr,
+                    "tela-bench: %s and %s both come from %s: that would compare a library "
+                    "with itself\n",
+                    routines[r].tela_name, routines[r].openblas_name, tela_file);
+            status = -1;
+        }
+    }
+    return status;
+}
+
+static void print_header(const struct bench *bench)
+{
+    const struct settings *settings = &bench->settings;
+    const struct tb_openblas *ob = &bench->openblas;
+    char model[256], family[32], cpu_model[32];
+    cpuinfo_value("model name", model, sizeof model);
+    cpuinfo_value("cpu family", family, sizeof family);
+    cpuinfo_value("model", cpu_model, sizeof cpu_model);
+    const int cpus = cpus_available();
+    const char *coretype = getenv("OPENBLAS_CORETYPE"), *l2 = getenv("OPENBLAS_L2_SIZE");
+    const char *core = ob->get_corename();
+    const int parallel = ob->get_parallel ? ob->get_parallel() : -1;
+
+    printf("tela-bench: tela's level-3 kernels against OpenBLAS, same problems and thread "
+           "counts, one process\n");
+    printf("  CPU: %s (family %s, model %s), %ld CPUs online, %d in this process's affinity "
+           "mask\n",
+           model, family, cpu_model, sysconf(_SC_NPROCESSORS_ONLN), cpus);
+    printf("  peak: %.1f GFLOP/s per core (nominal, not measured; --peak-gflops) x %d = %.1f "
+           "GFLOP/s\n",
+           settings->peak_gflops, cpus, settings->peak_gflops * cpus);
+    printf("  tela %s, called through its native API (tela_dgemm(par, ...))\n", tela_version());
+    printf("  OpenBLAS: %s, loaded with dlmopen into link-map namespace %ld\n", ob->path,
+           ob->namespace_id);
+    printf("    core: %s; threading: %s\n", core,
+           parallel == 0   ? "serial build"
+           : parallel == 1 ? "pthreads"
+           : parallel == 2 ? "OpenMP"
+                           : "unknown");
+    printf("    config: %s\n", ob->get_config ? ob->get_config() : "(no openblas_get_config)");
+    printf("    environment: OPENBLAS_CORETYPE=%s OPENBLAS_L2_SIZE=%s\n",
+           coretype ? coretype : "(unset)", l2 ? l2 : "(unset)");
+    printf("  problems: square, column-major, lda = n; gemm C = op(A) op(B) + C; trsm B = A^-1 B "
+           "and trmm B = A B\n  (side L, lower, no transpose, non-unit); syrk C = A A^T + C "
+           "(lower); flops 2n^3 (gemm), n^3 (others)\n");
+    printf("  threads: 1 = tela_par_seq(); t > 1 = tela_par_team(team) on a team of width t "
+           "held for the\n  routine (tela_pool_create + tela_team_acquire; tela's gate may run "
+           "a call narrower);\n  OpenBLAS: openblas_set_num_threads(t)\n");
+    printf("  timing: %d rounds per size, interleaved (tela first in even rounds, OpenBLAS in "
+           "odd); each side's\n  round starts once the process's other threads are idle "
+           "(OpenBLAS's spin ~0.13 s after a call;\n  the caller busy-waits meanwhile), then "
+           "(short calls) one untimed call, then a batch of calls\n  lasting >= %.1f ms "
+           "(column calls); GFLOP/s = flops x calls / batch time\n",
+           settings->rounds, settings->batch_ms);
+    printf("  agreement (column diff): max |tela - OpenBLAS| / (n eps max|A| max|B|) "
+           "(trsm: max|X| for max|B|,\n  syrk: max|A|^2) after one call from the same inputs; "
+           "above %g is an error\n",
+           settings->tolerance);
+    fflush(stdout);
+
+    if (coretype && !openblas_avx512_core(core))
+        fprintf(stderr,
+                "tela-bench: WARNING: OPENBLAS_CORETYPE=%s is set and OpenBLAS runs its %s "
+                "kernels: the comparison is against\n  these slower kernels, not OpenBLAS at "
+                "its best on this CPU. For that, run with\n  env -u OPENBLAS_CORETYPE -u "
+                "OPENBLAS_L2_SIZE tela-bench ...\n",
+                coretype, core);
+    else if (!openblas_avx512_core(core) && cpu_has_avx512f())
+        fprintf(stderr,
+                "tela-bench: NOTE: the CPU has AVX-512 but OpenBLAS chose its %s kernels "
+                "(this OpenBLAS may not know the CPU)\n",
+                core);
+    if (parallel == 0)
+        fprintf(stderr, "tela-bench: WARNING: this OpenBLAS is a serial build: its columns at "
+                        "t > 1 are one thread\n");
+}
+
+/* ---- the command line ----------------------------------------------------------------------- */
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: tela-bench [options]\n"
+            "  --routines LIST   gemm,trsm,trmm,syrk or all (default gemm; --quick: all)\n"
+            "  --trans LIST      gemm transposes: NN,NT,TN,TT or all (default NN)\n"
+            "  --threads LIST    thread counts, e.g. 1,2 (default 1 and the CPUs available)\n"
+            "  --sizes LIST      n values, e.g. 16,64,256 (default 16 ... 2048; --quick: "
+            "that for gemm,\n"
+            "                    64,256,1024 for the others)\n"
+            "  --rounds N        interleaved rounds per size (default %d; --quick: %d)\n"
+            "  --quick           the demo's set (under a minute on 2 CPUs)\n"
+            "  --batch-ms MS     least length of a timed batch (default %.0f)\n"
+            "  --peak-gflops G   nominal double peak of one core, GFLOP/s (default %.0f)\n"
+            "  --tolerance T     largest agreement difference accepted (default %g)\n"
+            "  --settle-max-ms N longest wait for idle threads before a round (default %d)\n"
+            "  --openblas PATH   the OpenBLAS to load (default: the pthreads build, found)\n"
+            "  --csv FILE        write rows "
+            "routine,trans,threads,n,side,gflops_median,gflops_min,gflops_max,rounds\n"
+            "  --plot FILE       write an SVG plot of GFLOP/s against n\n"
+            "exit status: 0 ok, 1 error or disagreement, 2 bad arguments, %d OpenBLAS not "
+            "found\n",
+            DEFAULT_ROUNDS, QUICK_ROUNDS, DEFAULT_BATCH_MS, DEFAULT_PEAK_GFLOPS, DEFAULT_TOLERANCE,
+            DEFAULT_SETTLE_MAX_MS, EXIT_SKIPPED);
+}
+
+static int parse_int(const char *option, const char *text, long min, long max, int *out)
+{
+    char *end = NULL;
+    errno = 0;
+    long value = text ? strtol(text, &end, 10) : 0;
+    if (!text || end == text || *end != '\0' || errno || value < min || value > max) {
+        fprintf(stderr, "tela-bench: %s needs an integer from %ld to %ld\n", option, min, max);
+        return -1;
+    }
+    *out = (int)value;
+    return 0;
+}
+
+static int parse_double(const char *option, const char *text, double min, double max, double *out)
+{
+    char *end = NULL;
+    errno = 0;
+    double value = text ? strtod(text, &end) : 0.0;
+    if (!text || end == text || *end != '\0' || errno || !(value >= min && value <= max)) {
+        fprintf(stderr, "tela-bench: %s needs a number from %g to %g\n", option, min, max);
+        return -1;
+    }
+    *out = value;
+    return 0;
+}
+
+/* Splits a comma-separated list into items of at most 31 characters; returns the count, or
+ * -1 if it is empty, too long or has more than max items. */
+static int split_list(const char *option, const char *text, char items[][32], int max)
+{
+    char buffer[1024];
+    if (!text || strlen(text) >= sizeof buffer) {
+        fprintf(stderr, "tela-bench: %s needs a comma-separated list\n", option);
+        return -1;
+    }
+    snprintf(buffer, sizeof buffer, "%s", text);
+    int count = 0;
+    char *saved = NULL;
+    for (char *item = strtok_r(buffer, ",", &saved); item; item = strtok_r(NULL, ",", &saved)) {
+        if (count == max || strlen(item) >= 32) {
+            fprintf(stderr, "tela-bench: %s: at most %d items\n", option, max);
+            return -1;
+        }
+        snprintf(items[count++], 32, "%s", item);
+    }
+    if (count == 0)
+        fprintf(stderr, "tela-bench: %s needs a comma-separated list\n", option);
+    return count ? count : -1;
+}
+
+static int parse_int_list(const char *option, const char *text, long min, long max, int *out,
+                          int max_count, int *count)
+{
+    char items[MAX_SIZES][32];
+    int n = split_list(option, text, items, max_count < MAX_SIZES ? max_count : MAX_SIZES);
+    if (n < 0)
+        return -1;
+    for (int i = 0; i < n; i++) {
+        if (parse_int(option, items[i], min, max, &out[i]))
+            return -1;
+    }
+    *count = n;
+    return 0;
+}
+
+static int parse_routines(const char *text, struct settings *settings)
+{
+    if (text && !strcmp(text, "all")) {
+        for (int r = 0; r < TB_ROUTINE_COUNT; r++)
+            settings->routines[r] = (enum tb_routine)r;
+        settings->routine_count = TB_ROUTINE_COUNT;
+        return 0;
+    }
+    char items[TB_ROUTINE_COUNT][32];
+    int n = split_list("--routines", text, items, TB_ROUTINE_COUNT);
+    if (n < 0)
+        return -1;
+    for (int i = 0; i < n; i++) {
+        int found = -1;
+        for (int r = 0; r < TB_ROUTINE_COUNT; r++) {
+            if (!strcasecmp(items[i], tb_routine_names[r]))
+                found = r;
+        }
+        for (int k = 0; k < i && found >= 0; k++) {
+            if ((int)settings->routines[k] == found)
+                found = -2;
+        }
+        if (found < 0) {
+            fprintf(stderr, "tela-bench: --routines: '%s' is not one of gemm, trsm, trmm, syrk%s\n",
+                    items[i], found == -2 ? " (or is repeated)" : "");
+            return -1;
+        }
+        settings->routines[i] = (enum tb_routine)found;
+    }
+    settings->routine_count = n;
+    return 0;
+}
+
+static int parse_trans(const char *text, struct settings *settings)
+{
+    static const char *const all = "NN,NT,TN,TT";
+    char items[MAX_TRANS][32];
+    int n = split_list("--trans", text && !strcmp(text, "all") ? all : text, items, MAX_TRANS);
+    if (n < 0)
+        return -1;
+    for (int i = 0; i < n; i++) {
+        char a = (char)(items[i][0] & ~0x20), b = (char)(items[i][1] & ~0x20); /* upper case */
+        if (strlen(items[i]) != 2 || (a != 'N' && a != 'T') || (b != 'N' && b != 'T')) {
+            fprintf(stderr, "tela-bench: --trans: '%s' is not one of NN, NT, TN, TT\n", items[i]);
+            return -1;
+        }
+        settings->trans[i][0] = a;
+        settings->trans[i][1] = b;
+    }
+    settings->trans_count = n;
+    return 0;
+}
+
+/* Returns 0 to run, 1 to exit successfully (--help), -1 on a bad command line. */
+static int parse_arguments(int argc, char **argv, struct settings *settings)
+{
+    memset(settings, 0, sizeof *settings);
+    settings->batch_ms = DEFAULT_BATCH_MS;
+    settings->peak_gflops = DEFAULT_PEAK_GFLOPS;
+    settings->tolerance = DEFAULT_TOLERANCE;
+    settings->settle_max_ms = DEFAULT_SETTLE_MAX_MS;
+    for (int i = 1; i < argc; i++) {
+        const char *option = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
+        int takes_value = 1, status = 0;
+        if (!strcmp(option, "-h") || !strcmp(option, "--help")) {
+            usage(stdout);
+            return 1;
+        } else if (!strcmp(option, "--routines")) {
+            status = parse_routines(value, settings);
+        } else if (!strcmp(option, "--trans")) {
+            status = parse_trans(value, settings);
+        } else if (!strcmp(option, "--threads")) {
+            status = parse_int_list(option, value, 1, MAX_THREADS, settings->threads,
+                                    MAX_THREAD_COUNTS, &settings->thread_count);
+        } else if (!strcmp(option, "--sizes")) {
+            status = parse_int_list(option, value, 1, MAX_SIZE, settings->sizes, MAX_SIZES,
+                                    &settings->size_count);
+        } else if (!strcmp(option, "--rounds")) {
+            status = parse_int(option, value, 1, 10000, &settings->rounds);
+        } else if (!strcmp(option, "--batch-ms")) {
+            status = parse_double(option, value, 0.01, 60000.0, &settings->batch_ms);
+        } else if (!strcmp(option, "--peak-gflops")) {
+            status = parse_double(option, value, 0.001, 1e6, &settings->peak_gflops);
+        } else if (!strcmp(option, "--tolerance")) {
+            status = parse_double(option, value, 0.0, 1e12, &settings->tolerance);
+        } else if (!strcmp(option, "--settle-max-ms")) {
+            status = parse_int(option, value, 0, 60000, &settings->settle_max_ms);
+        } else if (!strcmp(option, "--openblas")) {
+            settings->openblas = value;
+            status = value ? 0 : -1;
+        } else if (!strcmp(option, "--csv")) {
+            settings->csv_path = value;
+            status = value ? 0 : -1;
+        } else if (!strcmp(option, "--plot")) {
+            settings->plot_path = value;
+            status = value ? 0 : -1;
+        } else if (!strcmp(option, "--quick")) {
+            settings->quick = 1;
+            takes_value = 0;
+        } else {
+            fprintf(stderr, "tela-bench: unknown argument '%s'\n", option);
+            status = -1;
+        }
+        if (status != 0) {
+            if (!value && takes_value)
+                fprintf(stderr, "tela-bench: %s needs a value\n", option);
+            usage(stderr);
+            return -1;
+        }
+        i += takes_value;
+    }
+    if (!settings->routine_count) {
+        if (settings->quick) {
+            settings->routine_count = (int)(sizeof quick_routines / sizeof quick_routines[0]);
+            memcpy(settings->routines, quick_routines, sizeof quick_routines);
+        } else {
+            settings->routines[0] = TB_GEMM;
+            settings->routine_count = 1;
+        }
+    }
+    if (!settings->trans_count) {
+        settings->trans[0][0] = settings->trans[0][1] = 'N';
+        settings->trans_count = 1;
+    }
+    if (!settings->thread_count) {
+        int cpus = cpus_available();
+        settings->threads[settings->thread_count++] = 1;
+        if (cpus > 1)
+            settings->threads[settings->thread_count++] = cpus < MAX_THREADS ? cpus : MAX_THREADS;
+    }
+    if (!settings->rounds)
+        settings->rounds = settings->quick ? QUICK_ROUNDS : DEFAULT_ROUNDS;
+    settings->show_progress = isatty(STDERR_FILENO);
+    return 0;
+}
+
+/* The groups in the order they run: routine, then gemm transpose pair, then thread count. */
+static int make_groups(struct bench *bench)
+{
+    const struct settings *settings = &bench->settings;
+    int count = 0;
+    for (int r = 0; r < settings->routine_count; r++)
+        count +=
+            (settings->routines[r] == TB_GEMM ? settings->trans_count : 1) * settings->thread_count;
+    bench->groups = count > 0 ? calloc((size_t)count, sizeof *bench->groups) : NULL;
+    if (!bench->groups)
+        return -1;
+    for (int r = 0; r < settings->routine_count; r++) {
+        enum tb_routine routine = settings->routines[r];
+        int trans_count = routine == TB_GEMM ? settings->trans_count : 1;
+        for (int t = 0; t < trans_count; t++) {
+            for (int k = 0; k < settings->thread_count; k++) {
+                struct group *g = &bench->groups[bench->group_count++];
+                g->routine = routine;
+                g->transa = routine == TB_GEMM ? settings->trans[t][0] : 'N';
+                g->transb = routine == TB_GEMM ? settings->trans[t][1] : 'N';
+                g->threads = settings->threads[k];
+                const int *sizes = settings->sizes;
+                int size_count = settings->size_count;
+                if (!size_count && settings->quick && routine != TB_GEMM) {
+                    sizes = quick_sizes;
+                    size_count = (int)(sizeof quick_sizes / sizeof quick_sizes[0]);
+                } else if (!size_count) {
+                    sizes = default_sizes;
+                    size_count = (int)(sizeof default_sizes / sizeof default_sizes[0]);
+                }
+                memcpy(g->sizes, sizes, (size_t)size_count * sizeof *sizes);
+                g->size_count = size_count;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Runs one group: tela's policy and OpenBLAS's thread count, warm-up, every size. */
+static int run_group(struct bench *bench, struct group *g)
+{
+    struct sides sides = {tela_par_seq(), &bench->openblas};
+    tela_pool *pool = NULL;
+    tela_team *team = NULL;
+    g->tela_width = 1;
+    if (g->threads > 1) {
+        pool = tela_pool_create(&(tela_pool_opts){.width = g->threads});
+        team = pool ? tela_team_acquire(pool, g->threads) : NULL;
+        if (!team) {
+            fprintf(stderr, "tela-bench: could not get a tela team of width %d\n", g->threads);
+            tela_pool_destroy(pool);
+            return -1;
+        }
+        g->tela_width = tela_team_width(team);
+        sides.par = tela_par_team(team);
+    }
+    bench->openblas.set_num_threads(g->threads);
+    g->openblas_threads = bench->openblas.get_num_threads();
+
+    struct usage begin = usage_now();
+    int status = warm_up(bench, g, &sides);
+    for (int i = 0; i < g->size_count && status == 0; i++) {
+        status = measure_size(bench, g, i, &sides);
+        if (status == 0)
+            g->done = i + 1;
+    }
+    usage_between(begin, usage_now(), (int)sysconf(_SC_NPROCESSORS_ONLN), &g->other_load,
+                  &g->steal);
+    clear_progress(bench);
+    if (team)
+        tela_team_release(team);
+    tela_pool_destroy(pool);
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    static struct bench bench;
+    int parsed = parse_arguments(argc, argv, &bench.settings);
+    if (parsed != 0)
+        return parsed > 0 ? 0 : 2;
+    const struct settings *settings = &bench.settings;
+
+    char why[2048];
+    int loaded = tb_openblas_load(&bench.openblas, settings->openblas, why, sizeof why);
+    if (loaded == TB_OPENBLAS_NOT_FOUND) {
+        fprintf(stderr,
+                "tela-bench: cannot load OpenBLAS, nothing to compare with: %s\n"
+                "  install it (Debian/Ubuntu: apt-get install libopenblas0-pthread) or name it "
+                "with --openblas PATH\n",
+                why);
+        return EXIT_SKIPPED;
+    }
+    if (loaded != 0) {
+        fprintf(stderr, "tela-bench: %s\n", why);
+        return 1;
+    }
+    if (make_groups(&bench) != 0) {
+        fprintf(stderr, "tela-bench: out of memory\n");
+        return 1;
+    }
+    print_header(&bench);
+    if (print_provenance(&bench) != 0)
+        return 1;
+    for (int i = 0; i < settings->thread_count; i++) {
+        if (settings->threads[i] > cpus_available())
+            fprintf(stderr,
+                    "tela-bench: WARNING: %d threads on %d CPUs: both sides are "
+                    "oversubscribed\n",
+                    settings->threads[i], cpus_available());
+    }
+
+    const int64_t start = now_ns();
+    int status = 0;
+    for (int k = 0; k < bench.group_count && status == 0; k++) {
+        struct group *g = &bench.groups[k];
+        status = run_group(&bench, g);
+        if (g->done)
+            print_table(&bench, g);
+        if (g->threads > 1 && g->tela_width != g->threads)
+            fprintf(stderr, "tela-bench: WARNING: tela's team has width %d, not %d\n",
+                    g->tela_width, g->threads);
+        if (g->openblas_threads != g->threads)
+            fprintf(stderr, "tela-bench: WARNING: OpenBLAS runs %d threads, not %d\n",
+                    g->openblas_threads, g->threads);
+    }
+    if (status != 0 && !bench.failed)
+        fprintf(stderr, "tela-bench: a measurement failed (out of memory or a call error)\n");
+
+    /* Agreement over every size measured. */
+    int checked = 0, disagreements = 0;
+    double largest = 0.0;
+    char largest_at[64] = "";
+    for (int k = 0; k < bench.group_count; k++) {
+        const struct group *g = &bench.groups[k];
+        for (int i = 0; i < g->done; i++) {
+            double d = g->difference[i];
+            checked++;
+            if (!(d <= settings->tolerance))
+                disagreements++;
+            if (!isnan(largest) && (isnan(d) || d > largest)) {
+                char label[32];
+                largest = d;
+                snprintf(largest_at, sizeof largest_at, "%s, %dT, n=%d",
+                         group_label(g, label, sizeof label), g->threads, g->sizes[i]);
+            }
+        }
+    }
+    printf("\nagreement: %d of %d checked sizes within %g; largest diff %.3f (%s)\n",
+           checked - disagreements, checked, settings->tolerance, largest, largest_at);
+    if (bench.settle_timeouts)
+        printf("note: %ld rounds started after %d ms with other threads still busy\n",
+               bench.settle_timeouts, settings->settle_max_ms);
+    printf("time: %.1f s\n", (double)(now_ns() - start) * 1e-9);
+
+    if (settings->csv_path) {
+        if (write_csv(&bench, settings->csv_path) != 0) {
+            fprintf(stderr, "tela-bench: cannot write %s: %s\n", settings->csv_path,
+                    strerror(errno));
+            status = -1;
+        } else {
+            printf("CSV written to %s\n", settings->csv_path);
+        }
+    }
+    if (settings->plot_path) {
+        char subtitle[256];
+        snprintf(subtitle, sizeof subtitle,
+                 "tela %s vs OpenBLAS (%s kernels); median over %d rounds, bars min-max",
+                 tela_version(), bench.openblas.get_corename(), settings->rounds);
+        if (write_plot(&bench, settings->plot_path, subtitle) != 0) {
+            fprintf(stderr, "tela-bench: cannot write %s: %s\n", settings->plot_path,
+                    strerror(errno));
+            status = -1;
+        } else {
+            printf("plot written to %s\n", settings->plot_path);
+        }
+    }
+    free(bench.groups);
+    if (disagreements) {
+        fprintf(stderr, "tela-bench: %d size(s) where tela and OpenBLAS disagree\n", disagreements);
+        return 1;
+    }
+    return status == 0 ? 0 : 1;
+}

@@ -1,0 +1,64 @@
+/* tela_bench_openblas.h — OpenBLAS for tela-bench, loaded at run time into a link-map namespace
+ * of its own: libtela exports cblas_dgemm and dgemm_ too, so a normal link could bind either
+ * library's calls to the other's code. Nothing of OpenBLAS is linked at build time. */
+#ifndef TELA_BENCH_OPENBLAS_H
+#define TELA_BENCH_OPENBLAS_H
+
+#include <stddef.h>
+
+/* The CBLAS enumeration values (cblas.h, which is not included: its declarations are the very
+ * names this program must not bind). Passed as int, which is how a C enum travels. */
+enum {
+    TB_CBLAS_COL_MAJOR = 102,
+    TB_CBLAS_NO_TRANS = 111,
+    TB_CBLAS_TRANS = 112,
+    TB_CBLAS_UPPER = 121,
+    TB_CBLAS_LOWER = 122,
+    TB_CBLAS_NON_UNIT = 131,
+    TB_CBLAS_UNIT = 132,
+    TB_CBLAS_LEFT = 141,
+    TB_CBLAS_RIGHT = 142
+};
+
+/* OpenBLAS's CBLAS signatures with LP64 integers (Debian's and most distributions' build). */
+typedef void (*tb_cblas_dgemm_fn)(int layout, int transa, int transb, int m, int n, int k,
+                                  double alpha, const double *a, int lda, const double *b, int ldb,
+                                  double beta, double *c, int ldc);
+/* cblas_dtrsm and cblas_dtrmm share this signature. */
+typedef void (*tb_cblas_dtrxm_fn)(int layout, int side, int uplo, int transa, int diag, int m,
+                                  int n, double alpha, const double *a, int lda, double *b,
+                                  int ldb);
+typedef void (*tb_cblas_dsyrk_fn)(int layout, int uplo, int trans, int n, int k, double alpha,
+                                  const double *a, int lda, double beta, double *c, int ldc);
+
+struct tb_openblas {
+    void *handle;                 /* from dlmopen(LM_ID_NEWLM, ...) */
+    char path[4096];              /* the file loaded, symbolic links resolved */
+    long namespace_id;            /* its link-map namespace (0 would be the program's own) */
+    tb_cblas_dgemm_fn dgemm;      /* cblas_dgemm */
+    tb_cblas_dtrxm_fn dtrsm;      /* cblas_dtrsm */
+    tb_cblas_dtrxm_fn dtrmm;      /* cblas_dtrmm */
+    tb_cblas_dsyrk_fn dsyrk;      /* cblas_dsyrk */
+    char *(*get_corename)(void);  /* openblas_get_corename: the kernels chosen at load */
+    char *(*get_config)(void);    /* openblas_get_config; NULL if this build lacks it */
+    int (*get_parallel)(void);    /* openblas_get_parallel (0 serial, 1 pthreads, 2 OpenMP),
+                                     or NULL */
+    void (*set_num_threads)(int); /* openblas_set_num_threads */
+    int (*get_num_threads)(void); /* openblas_get_num_threads */
+};
+
+/* Loads OpenBLAS from path, or when path is NULL from the first of the usual places that
+ * loads (the pthread build first). Returns 0; TB_OPENBLAS_NOT_FOUND when nothing could be
+ * loaded, TB_OPENBLAS_INCOMPLETE when a needed symbol is missing; why gets a sentence. */
+enum { TB_OPENBLAS_NOT_FOUND = -1, TB_OPENBLAS_INCOMPLETE = -2 };
+int tb_openblas_load(struct tb_openblas *ob, const char *path, char *why, size_t why_size);
+
+/* The file (symbolic links resolved) holding the code of function, any function cast to this
+ * type; 0, or -1 if dladdr or realpath fails. */
+typedef void (*tb_any_function)(void);
+int tb_function_file(tb_any_function function, char *file, size_t file_size);
+
+/* 1 if paths a and b name the same file (device and inode), 0 if not, -1 if either fails. */
+int tb_same_file(const char *a, const char *b);
+
+#endif

@@ -1,0 +1,33 @@
+/* tela_bench_plot.h — tela-bench's SVG plot: GFLOP/s against n (log scale), a panel per routine
+ * and gemm transpose pair, a line per side and thread count, nominal peaks dashed. Plain SVG
+ * text written by hand, so drawing needs nothing beyond libc. */
+#ifndef TELA_BENCH_PLOT_H
+#define TELA_BENCH_PLOT_H
+
+#include "tela_bench_problem.h"
+
+struct tb_plot_point {
+    int n;                   /* problem size */
+    double median, min, max; /* GFLOP/s over the rounds */
+};
+
+struct tb_plot_series {
+    enum tb_side side;
+    int threads;
+    int count;                          /* points, in increasing n */
+    const struct tb_plot_point *points; /* owned by the caller */
+};
+
+struct tb_plot_panel {
+    char title[96]; /* e.g. "gemm NN" */
+    int series_count;
+    const struct tb_plot_series *series; /* owned by the caller */
+};
+
+/* Writes the plot to path; title heads it, subtitle (may be NULL) goes under it, and
+ * peak_per_core_gflops times each series' thread count draws the peak lines. Returns 0, or -1
+ * if the file cannot be written (errno set). */
+int tb_plot_write(const char *path, const char *title, const char *subtitle,
+                  const struct tb_plot_panel *panels, int panel_count, double peak_per_core_gflops);
+
+#endif
