@@ -102,6 +102,7 @@ typedef struct par_region_desc {
     int width;
     uint32_t generation; /* barrier generation at region start */
     par_fpenv fpenv;
+    float share_us; /* a member's estimated share of the work (gated regions), else 0 */
 } par_region_desc;
 
 /* The wake word with the region it starts, on one cache line. */
@@ -140,6 +141,14 @@ typedef struct par_worker { // NOLINT(clang-analyzer-optin.performance.Padding)
     _Atomic int stat_fd;                    /* its /proc stat file, opened on first need, else -1 */
     struct par_worker *all_prev, *all_next; /* registry of live workers (stats) */
 } par_worker;
+
+/* A member's share (us) from which a worker woken onto its parent's CPU
+ * moves off before working: a move costs 0.1-1.3 ms here, a packed share
+ * runs at half speed (docs/team.md). */
+#define PAR_MOVE_SHARE_US 500.0f
+/* Moves the calling worker off CPU here (its parent's), publishing -1 as
+ * its CPU meanwhile so the parent spins rather than sleeps. */
+void par_worker_move_off(par_worker *self, int here);
 
 /* Frees a worker struct whose thread is gone (or never existed here). */
 void par_worker_free(par_worker *worker);
@@ -245,7 +254,7 @@ struct tela_member {
 };
 
 /* Runs body on members 0..width-1 of team (width <= team width). */
-void par_region_run(tela_team *team, int width, tela_body body, void *arg);
+void par_region_run(tela_team *team, int width, tela_body body, void *arg, float share_us);
 /* Runs body on the calling thread alone. */
 void par_region_run_serial(tela_body body, void *arg);
 /* The member the calling thread runs inside a region, else NULL. */

@@ -172,7 +172,7 @@ static int min_limit(int a, int b)
     return b > 0 && b < a ? b : a;
 }
 
-static int run_on_leased(tela_pool *pool, int width, tela_body body, void *arg)
+static int run_on_leased(tela_pool *pool, int width, tela_body body, void *arg, float share_us)
 {
     tela_team *t = par_team_lease(pool, width);
     if (!t) {
@@ -181,7 +181,7 @@ static int run_on_leased(tela_pool *pool, int width, tela_body body, void *arg)
     }
     int used = t->width;
     if (used > 1)
-        par_region_run(t, used, body, arg);
+        par_region_run(t, used, body, arg, share_us);
     else
         par_region_run_serial(body, arg);
     atomic_store_explicit(&t->leased, 0, memory_order_relaxed);
@@ -211,6 +211,12 @@ static int choose_width(const gate_request *gate, tela_route route, int limit)
     return tela_gate_width(gate->estimate_ns, gate->sections, route, limit);
 }
 
+/* A member's estimated share in us at width w (0: not gated). */
+static float share_of(const gate_request *gate, int w)
+{
+    return gate && w > 0 && gate->estimate_ns > 0 ? (float)(gate->estimate_ns / w / 1e3) : 0.0f;
+}
+
 /* Runs the region as par and the limit allow. *route and *allowed say how
  * (route TELA_ROUTE_COUNT: serial by policy or nesting). */
 static int run_region(tela_par par, int limit, const gate_request *gate, tela_body body, void *arg,
@@ -233,7 +239,7 @@ static int run_region(tela_par par, int limit, const gate_request *gate, tela_bo
              * serially, the next one finds the new pool. */
             tela_pool *pool = w > 1 ? default_pool_get(w) : NULL;
             if (pool)
-                return run_on_leased(pool, w, body, arg);
+                return run_on_leased(pool, w, body, arg, share_of(gate, w));
         }
         break;
     case TELA_PAR_POOL:
@@ -247,7 +253,7 @@ static int run_region(tela_par par, int limit, const gate_request *gate, tela_bo
         *allowed = limit;
         limit = choose_width(gate, TELA_ROUTE_POOL, limit);
         if (limit > 1)
-            return run_on_leased(par.pool, limit, body, arg);
+            return run_on_leased(par.pool, limit, body, arg, share_of(gate, limit));
         break;
     case TELA_PAR_TEAM: {
         tela_team *t = par.team;
@@ -267,7 +273,7 @@ static int run_region(tela_par par, int limit, const gate_request *gate, tela_bo
         limit = choose_width(gate, TELA_ROUTE_TEAM, limit);
         /* running stays set for a width-1 run too: the team is in use. */
         if (limit > 1)
-            par_region_run(t, limit, body, arg);
+            par_region_run(t, limit, body, arg, share_of(gate, limit));
         else
             par_region_run_serial(body, arg);
         atomic_store_explicit(&t->running, 0, memory_order_release);

@@ -124,9 +124,9 @@ static void join(tela_member *m)
         par_word_store(&m->team->members[m->rank]->arrive, g);
 }
 
-void par_region_run(tela_team *t, int width, tela_body body, void *arg)
+void par_region_run(tela_team *t, int width, tela_body body, void *arg, float share_us)
 {
-    par_region_desc region = {body, arg, width, t->generation, {0, 0, 0}};
+    par_region_desc region = {body, arg, width, t->generation, {0, 0, 0}, share_us};
     par_fpenv_capture(&region.fpenv);
 
     tela_member self = {t, 0, width, t->generation, 0};
@@ -160,7 +160,14 @@ unsigned par_region_member(par_worker *worker, int *waker_cpu)
     void *arg = region->arg;
     self.woken_children = wake_children(t, self.rank, region);
     par_fpenv_apply(&region->fpenv);
-    par_publish_cpu(&worker->cpu);
+    /* Woken onto our parent's CPU for a long share: the two would take
+     * turns for all of it, so leave first (the parent works meanwhile). */
+    int here = par_current_cpu();
+    if (region->share_us >= PAR_MOVE_SHARE_US && here >= 0 && t->width <= par_cpu_count() &&
+        here == atomic_load_explicit(parent_cpu(t, self.rank), memory_order_relaxed))
+        par_worker_move_off(worker, here);
+    else
+        par_publish_cpu(&worker->cpu);
     /* Only this worker writes the count: no locked add needed. */
     long runs = atomic_load_explicit(&worker->regions_run, memory_order_relaxed);
     atomic_store_explicit(&worker->regions_run, runs + 1, memory_order_relaxed);

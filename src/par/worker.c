@@ -45,7 +45,7 @@ static double now_ns(void)
     return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
-static void move_off(par_worker *self, int here)
+void par_worker_move_off(par_worker *self, int here)
 {
     /* While we move, our waker must not take our old CPU for ours: it
      * would sleep waiting for us, and our wake would pull it to our new
@@ -78,7 +78,7 @@ static void packing_after_region(par_worker *self, packing *p, int waker_cpu, bo
     p->regions = 0;
     if (p->move_after_ns < PACKED_MOVE_MOST_NS)
         p->move_after_ns *= 2;
-    move_off(self, here);
+    par_worker_move_off(self, here);
 }
 
 /* Woken without a region: a pre-wake. */
@@ -86,7 +86,7 @@ static void packing_after_prewake(par_worker *self, int waker_cpu)
 {
     int here = par_current_cpu();
     if (here >= 0 && here == waker_cpu)
-        move_off(self, here);
+        par_worker_move_off(self, here);
 }
 
 static void *worker_main(void *arg)
