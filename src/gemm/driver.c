@@ -112,7 +112,7 @@ size_t gemm_b_buffer_len(const gemm_kernel *kr, int nc, int kc)
 void gemm_serial(const gemm_problem *pr)
 {
     if (gemm_is_small(pr->m, pr->n, pr->k)) {
-        gemm_small(pr);
+        pr->kernel->small(pr);
         return;
     }
     const gemm_kernel *kr = pr->kernel;

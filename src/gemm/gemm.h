@@ -21,11 +21,14 @@
 typedef void (*gemm_ukernel)(int kc, const double *restrict a, const double *restrict b,
                              double *restrict c, ptrdiff_t ldc, double beta);
 
+struct gemm_problem;
+
 typedef struct gemm_kernel {
     const char *name; /* "avx512", "avx2", "generic" */
     int mr, nr;
     int mc, kc, nc; /* cache blocks: mc x kc of A in L2, kc x nr of B in L1, kc x nc in L3 */
     gemm_ukernel ukernel;
+    void (*small)(const struct gemm_problem *pr); /* the unpacked small path */
 } gemm_kernel;
 
 /* The kernel for this CPU, chosen once (cpuid); TELA_GEMM_KERNEL=generic,
@@ -40,6 +43,8 @@ void gemm_ukernel_avx2(int kc, const double *restrict a, const double *restrict 
                        double *restrict c, ptrdiff_t ldc, double beta);
 void gemm_ukernel_generic(int kc, const double *restrict a, const double *restrict b,
                           double *restrict c, ptrdiff_t ldc, double beta);
+
+void gemm_small_avx512(const struct gemm_problem *pr);
 
 /* A matrix operand as the caller gave it: element (i, j) of op(X) is
  * p[i + j * ld] untransposed, p[j + i * ld] transposed. */

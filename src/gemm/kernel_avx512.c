@@ -63,3 +63,116 @@ void gemm_ukernel_avx512(int kc, const double *restrict a, const double *restric
     gemm_ukernel_generic(kc, a, b, c, ldc, beta); /* never selected off x86-64 */
 }
 #endif
+
+#if defined(__x86_64__)
+/* The small path for AVX-512: no packing, C's columns in blocks of 4 and
+ * rows in blocks of 8 (masked at the edge) held in registers over k. A is
+ * read in place when untransposed; op(A) = A^T is read row by row as dot
+ * products along k (contiguous in A). Serial only: nothing here is split. */
+/* Doubles of op(A) = A^T the small path transposes on the stack (32 KiB). */
+#define SMALL_TRANSPOSE_MAX 4096
+
+/* One column of a 16-row block: C = alpha acc + beta C (beta = 0: C not read). */
+static inline void small_store(double *c, __mmask8 lo, __mmask8 hi, __m512d acc0, __m512d acc1,
+                               __m512d va, __m512d vb, double beta)
+{
+    __m512d r0 = _mm512_mul_pd(va, acc0), r1 = _mm512_mul_pd(va, acc1);
+    if (beta != 0.0) {
+        r0 = _mm512_fmadd_pd(vb, _mm512_maskz_loadu_pd(lo, c), r0);
+        r1 = _mm512_fmadd_pd(vb, _mm512_maskz_loadu_pd(hi, c + 8), r1);
+    }
+    _mm512_mask_storeu_pd(c, lo, r0);
+    _mm512_mask_storeu_pd(c + 8, hi, r1);
+}
+
+void gemm_small_avx512(const gemm_problem *pr)
+{
+    const ptrdiff_t m = pr->m, n = pr->n, k = pr->k;
+    const double alpha = pr->alpha, beta = pr->beta;
+    if (pr->a.trans && m * k <= SMALL_TRANSPOSE_MAX) {
+        /* op(A) = A^T, small: transposed onto the stack, then the fast form. */
+        double at[SMALL_TRANSPOSE_MAX];
+        for (ptrdiff_t i = 0; i < m; i++)
+            for (ptrdiff_t p = 0; p < k; p++)
+                at[i + p * m] = pr->a.p[p + i * pr->a.ld];
+        gemm_problem copy = *pr;
+        copy.a = (gemm_operand){at, m, false};
+        gemm_small_avx512(&copy);
+        return;
+    }
+    if (pr->a.trans) {
+        for (ptrdiff_t j = 0; j < n; j++) {
+            for (ptrdiff_t i = 0; i < m; i++) {
+                const double *row = pr->a.p + i * pr->a.ld;
+                __m512d acc = _mm512_setzero_pd();
+                ptrdiff_t p = 0;
+                for (; p + 8 <= k; p += 8) {
+                    __m512d bv =
+                        pr->b.trans
+                            ? _mm512_set_pd(gemm_at(&pr->b, p + 7, j), gemm_at(&pr->b, p + 6, j),
+                                            gemm_at(&pr->b, p + 5, j), gemm_at(&pr->b, p + 4, j),
+                                            gemm_at(&pr->b, p + 3, j), gemm_at(&pr->b, p + 2, j),
+                                            gemm_at(&pr->b, p + 1, j), gemm_at(&pr->b, p, j))
+                            : _mm512_loadu_pd(pr->b.p + p + j * pr->b.ld);
+                    acc = _mm512_fmadd_pd(_mm512_loadu_pd(row + p), bv, acc);
+                }
+                double sum = _mm512_reduce_add_pd(acc);
+                for (; p < k; p++)
+                    sum += row[p] * gemm_at(&pr->b, p, j);
+                double *cij = pr->c + i + j * pr->ldc;
+                *cij = beta == 0.0 ? alpha * sum : alpha * sum + beta * *cij;
+            }
+        }
+        return;
+    }
+    const __m512d va = _mm512_set1_pd(alpha), vb = _mm512_set1_pd(beta);
+    /* op(B)(p, j) = bb[p * step_p + j * step_j]. */
+    const ptrdiff_t step_p = pr->b.trans ? pr->b.ld : 1, step_j = pr->b.trans ? 1 : pr->b.ld;
+    for (ptrdiff_t j0 = 0; j0 < n; j0 += 4) {
+        const int cols = n - j0 < 4 ? (int)(n - j0) : 4;
+        /* Missing columns repeat the last one (computed, never stored): the
+         * four accumulators stay in registers without a branch per column. */
+        const double *b0 = pr->b.p + j0 * step_j;
+        const double *b1 = b0 + (cols > 1 ? 1 : 0) * step_j;
+        const double *b2 = b0 + (cols > 2 ? 2 : cols - 1) * step_j;
+        const double *b3 = b0 + (cols > 3 ? 3 : cols - 1) * step_j;
+        /* 16 rows x 4 columns: 8 independent FMA chains cover the FMA latency. */
+        for (ptrdiff_t i0 = 0; i0 < m; i0 += 16) {
+            const int rows = m - i0 < 16 ? (int)(m - i0) : 16;
+            const __mmask8 lo = (__mmask8)(rows >= 8 ? 0xffu : (1u << rows) - 1u);
+            const __mmask8 hi = (__mmask8)(rows <= 8 ? 0u : (1u << (rows - 8)) - 1u);
+            __m512d c0 = _mm512_setzero_pd(), c1 = c0, c2 = c0, c3 = c0, c4 = c0, c5 = c0, c6 = c0,
+                    c7 = c0;
+            const double *a = pr->a.p + i0;
+            for (ptrdiff_t p = 0; p < k; p++) {
+                const __m512d a0 = _mm512_maskz_loadu_pd(lo, a + p * pr->a.ld);
+                const __m512d a1 = _mm512_maskz_loadu_pd(hi, a + p * pr->a.ld + 8);
+                const ptrdiff_t off = p * step_p;
+                const __m512d v0 = _mm512_set1_pd(b0[off]), v1 = _mm512_set1_pd(b1[off]);
+                const __m512d v2 = _mm512_set1_pd(b2[off]), v3 = _mm512_set1_pd(b3[off]);
+                c0 = _mm512_fmadd_pd(a0, v0, c0);
+                c1 = _mm512_fmadd_pd(a1, v0, c1);
+                c2 = _mm512_fmadd_pd(a0, v1, c2);
+                c3 = _mm512_fmadd_pd(a1, v1, c3);
+                c4 = _mm512_fmadd_pd(a0, v2, c4);
+                c5 = _mm512_fmadd_pd(a1, v2, c5);
+                c6 = _mm512_fmadd_pd(a0, v3, c6);
+                c7 = _mm512_fmadd_pd(a1, v3, c7);
+            }
+            double *cq = pr->c + i0 + j0 * pr->ldc;
+            small_store(cq, lo, hi, c0, c1, va, vb, beta);
+            if (cols > 1)
+                small_store(cq + pr->ldc, lo, hi, c2, c3, va, vb, beta);
+            if (cols > 2)
+                small_store(cq + 2 * pr->ldc, lo, hi, c4, c5, va, vb, beta);
+            if (cols > 3)
+                small_store(cq + 3 * pr->ldc, lo, hi, c6, c7, va, vb, beta);
+        }
+    }
+}
+#else
+void gemm_small_avx512(const gemm_problem *pr)
+{
+    gemm_small(pr);
+}
+#endif
