@@ -152,7 +152,7 @@ static void test_trmm_trsm_small_and_odd(void **state)
 static void test_trmm_trsm_recursive(void **state)
 {
     (void)state;
-    /* Past LEVEL3_BASE (48) on the triangle's side: the GEMM updates run. */
+    /* Well past LEVEL3_BASE (16) on the triangle's side: several levels of GEMM updates. */
     check_trmm_trsm(tela_par_seq(), 131, 70, 2);
     check_trmm_trsm(tela_par_seq(), 70, 131, 0);
 }

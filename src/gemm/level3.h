@@ -12,7 +12,7 @@
 
 /* Below this order a triangle is solved or multiplied by plain loops; above
  * it the routines recurse and hand the off-diagonal work to tela_dgemm. */
-#define LEVEL3_BASE 48
+#define LEVEL3_BASE 16
 
 /* op(A), n x n triangular: element (i, j) of op(A) is A(i, j), or A(j, i)
  * when trans. lower says whether op(A) (not A) is lower triangular. */
