@@ -111,6 +111,21 @@ static double at(view v, int i, int j)
 /* Checks every element of the m x n result C (from C0) against alpha op(A) op(B) + beta C0 to
  * a few ulps of the magnitudes summed, and that C's padding (beyond m rows, or n columns in
  * row-major) still holds C0's values. */
+/* got against alpha * sum + beta * c_old (beta = 0: c_old not used), within
+ * 2(k+2) eps of the magnitudes (mag: sum of |terms|); *want gets the value. */
+static bool product_close(double got, long double sum, long double mag, double alpha, double beta,
+                          double c_old, int k, double *want)
+{
+    long double w = alpha * sum, bound = fabs(alpha) * mag;
+    if (beta != 0) {
+        w += (long double)beta * c_old;
+        bound += fabs(beta) * fabs(c_old);
+    }
+    *want = (double)w;
+    double tol = (double)(2 * (k + 2)) * DBL_EPSILON * (double)bound + DBL_MIN;
+    return fabs(got - *want) <= tol;
+}
+
 static void expect_product(const char *what, int m, int n, int k, double alpha, view a, view b,
                            double beta, const double *c0, const double *c, int ldc, bool row_major)
 {
@@ -130,15 +145,10 @@ static void expect_product(const char *what, int m, int n, int k, double alpha, 
                 sum += t;
                 mag += fabsl(t);
             }
-            long double want = alpha * sum, bound = fabs(alpha) * mag;
-            if (beta != 0) {
-                want += (long double)beta * c0[idx];
-                bound += fabs(beta) * fabs(c0[idx]);
-            }
-            double tol = (double)(2 * (k + 2)) * DBL_EPSILON * (double)bound + DBL_MIN;
-            if (!(fabs(c[idx] - (double)want) <= tol))
+            double want;
+            if (!product_close(c[idx], sum, mag, alpha, beta, c0[idx], k, &want))
                 fail_msg("%s m=%d n=%d k=%d: C(%d,%d) = %.17g, expected %.17g", what, m, n, k, i, j,
-                         c[idx], (double)want);
+                         c[idx], want);
         }
     }
 }
@@ -373,7 +383,7 @@ static void run_triangular(int layout, bool solve, tri_flags f, int m, int n, do
             if (!(fabsl(got - want) <= tol))
                 fail_msg("%s %c%c%c%c m=%d n=%d alpha=%g: (%d,%d) %s %.17g, expected %.17g",
                          routine, f.side, f.uplo, f.trans, f.diag, m, n, alpha, i, j,
-                         solve ? "op(A) X is" : "B is", (double)got, (double)want);
+                         solve ? "op(A) X is" : "B is", (double)got, want);
         }
     }
     free(a), free(b0), free(b);
@@ -471,15 +481,10 @@ static void run_syrk(int layout, char uplo, char trans, int n, int k, double alp
                 sum += t;
                 mag += fabsl(t);
             }
-            long double want = alpha * sum, bound = fabs(alpha) * mag;
-            if (beta != 0) {
-                want += (long double)beta * c0[idx];
-                bound += fabs(beta) * fabs(c0[idx]);
-            }
-            double tol = (double)(2 * (k + 2)) * DBL_EPSILON * (double)bound + DBL_MIN;
-            if (!(fabs(c[idx] - (double)want) <= tol))
+            double want;
+            if (!product_close(c[idx], sum, mag, alpha, beta, c0[idx], k, &want))
                 fail_msg("%s %c%c n=%d k=%d alpha=%g beta=%g: C(%d,%d) = %.17g, expected %.17g",
-                         routine, uplo, trans, n, k, alpha, beta, i, j, c[idx], (double)want);
+                         routine, uplo, trans, n, k, alpha, beta, i, j, c[idx], want);
         }
     }
     free(a), free(c0), free(c);

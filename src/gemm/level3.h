@@ -34,6 +34,22 @@ static inline const double *tri_block(const tri_view *t, tela_int i0, tela_int j
     return t->trans ? t->a + j0 + i0 * t->lda : t->a + i0 + j0 * t->lda;
 }
 
+/* The recursion's split of a triangle of order s: a first half that is a
+ * multiple of 8 (whole GEMM tiles more often) where that leaves a second. */
+static inline tela_int level3_first_half(tela_int s)
+{
+    tela_int h = (s / 2 + 7) / 8 * 8;
+    return h < s ? h : s / 2;
+}
+
+/* trsm's and trmm's shared start: BLAS's checks in BLAS's order (-i, or
+ * -8/-10 for a NULL A or B that would be read; nothing written then), B
+ * scaled by alpha. Returns 1 when that was all (empty, or alpha = 0),
+ * 0 with *t and *left set for the work itself. */
+int level3_triangular_args(char side, char uplo, char transa, char diag, tela_int m, tela_int n,
+                           double alpha, const double *a, tela_int lda, double *b, tela_int ldb,
+                           tri_view *t, bool *left);
+
 /* BLAS flags, either case; false when not one of the allowed letters. */
 bool level3_side(char c, bool *left);
 bool level3_uplo(char c, bool *upper);

@@ -54,12 +54,6 @@ static void solve_right_base(const tri_view *t, tela_int o, tela_int s, tela_int
     }
 }
 
-static tela_int first_half(tela_int s)
-{
-    tela_int h = (s / 2 + 7) / 8 * 8; /* a multiple of 8: whole GEMM tiles more often */
-    return h < s ? h : s / 2;
-}
-
 static void solve(tela_par par, const tri_view *t, bool left, tela_int o, tela_int s, tela_int m,
                   tela_int n, double *b, tela_int ldb)
 {
@@ -70,7 +64,7 @@ static void solve(tela_par par, const tri_view *t, bool left, tela_int o, tela_i
             solve_right_base(t, o, s, m, b, ldb);
         return;
     }
-    tela_int s1 = first_half(s), s2 = s - s1;
+    tela_int s1 = level3_first_half(s), s2 = s - s1;
     char ta;
     if (left) {
         double *b1 = b, *b2 = b + s1;
@@ -104,35 +98,11 @@ static void solve(tela_par par, const tri_view *t, bool left, tela_int o, tela_i
 int tela_dtrsm(tela_par par, char side, char uplo, char transa, char diag, tela_int m, tela_int n,
                double alpha, const double *a, tela_int lda, double *b, tela_int ldb)
 {
-    bool left, upper, trans, unit;
-    if (!level3_side(side, &left))
-        return -1;
-    if (!level3_uplo(uplo, &upper))
-        return -2;
-    if (!level3_trans(transa, &trans))
-        return -3;
-    if (!level3_diag(diag, &unit))
-        return -4;
-    if (m < 0)
-        return -5;
-    if (n < 0)
-        return -6;
-    tela_int rows_a = left ? m : n;
-    if (lda < (rows_a > 1 ? rows_a : 1))
-        return -9;
-    if (ldb < (m > 1 ? m : 1))
-        return -11;
-    if (m == 0 || n == 0)
-        return 0;
-    if (!b)
-        return -10;
-    if (alpha != 0.0 && !a)
-        return -8;
-    level3_scale(b, ldb, m, n, alpha);
-    if (alpha == 0.0)
-        return 0;
-    /* op(A) is lower when A is lower and not transposed, or upper and transposed. */
-    tri_view t = {a, lda, trans, upper == trans, unit};
-    solve(par, &t, left, 0, rows_a, m, n, b, ldb);
-    return 0;
+    tri_view t;
+    bool left;
+    int status =
+        level3_triangular_args(side, uplo, transa, diag, m, n, alpha, a, lda, b, ldb, &t, &left);
+    if (status == 0)
+        solve(par, &t, left, 0, left ? m : n, m, n, b, ldb);
+    return status < 0 ? status : 0;
 }
