@@ -82,7 +82,7 @@ static void gemm_body(tela_member *self, void *arg)
             int kb = (int)(pr->k - pc < kr->kc ? pr->k - pc : kr->kc);
             int first = (int)((ptrdiff_t)panels * rank / width);
             int last = (int)((ptrdiff_t)panels * (rank + 1) / width);
-            gemm_pack_b(&pr->b, pc, kb, jc, nb, first, last, kr->nr, job->b_buf);
+            kr->pack_b(&pr->b, pc, kb, jc, nb, first, last, kr->nr, job->b_buf);
             tela_barrier(self);
             if (m_from < m_to && jp_from < jp_to)
                 gemm_compute_block(pr, jc, nb, pc, kb, job->b_buf, m_from, m_to, jp_from, jp_to,

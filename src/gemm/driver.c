@@ -54,7 +54,7 @@ void gemm_compute_block(const gemm_problem *pr, ptrdiff_t j0, int n_block, ptrdi
     const double beta = p0 == 0 ? pr->beta : 1.0;
     for (ptrdiff_t ic = m_from; ic < m_to; ic += kr->mc) {
         int mc = (int)(m_to - ic < kr->mc ? m_to - ic : kr->mc);
-        gemm_pack_a(&pr->a, ic, mc, p0, kc, pr->alpha, mr, a_buf);
+        kr->pack_a(&pr->a, ic, mc, p0, kc, pr->alpha, mr, a_buf);
         for (int jp = jp_from; jp < jp_to; jp++) {
             int cols = n_block - jp * nr < nr ? n_block - jp * nr : nr;
             const double *b = b_packed + (ptrdiff_t)jp * nr * kc;
@@ -131,7 +131,7 @@ void gemm_serial(const gemm_problem *pr)
         int nb = (int)(pr->n - jc < kr->nc ? pr->n - jc : kr->nc);
         for (ptrdiff_t pc = 0; pc < pr->k; pc += kr->kc) {
             int kb = (int)(pr->k - pc < kr->kc ? pr->k - pc : kr->kc);
-            gemm_pack_b(&pr->b, pc, kb, jc, nb, 0, gemm_panels_of(nb, kr->nr), kr->nr, b_buf);
+            kr->pack_b(&pr->b, pc, kb, jc, nb, 0, gemm_panels_of(nb, kr->nr), kr->nr, b_buf);
             gemm_compute_block(pr, jc, nb, pc, kb, b_buf, 0, pr->m, 0, gemm_panels_of(nb, kr->nr),
                                a_buf);
         }

@@ -23,12 +23,22 @@ typedef void (*gemm_ukernel)(int kc, const double *restrict a, const double *res
 
 struct gemm_problem;
 
+struct gemm_operand;
+
+typedef void (*gemm_pack_a_fn)(const struct gemm_operand *a, ptrdiff_t i0, int mc, ptrdiff_t p0,
+                               int kc, double alpha, int mr, double *restrict out);
+typedef void (*gemm_pack_b_fn)(const struct gemm_operand *b, ptrdiff_t p0, int kc, ptrdiff_t j0,
+                               int n_block, int first_panel, int last_panel, int nr,
+                               double *restrict out);
+
 typedef struct gemm_kernel {
     const char *name; /* "avx512", "avx2", "generic" */
     int mr, nr;
     int mc, kc, nc; /* cache blocks: mc x kc of A in L2, kc x nr of B in L1, kc x nc in L3 */
     gemm_ukernel ukernel;
     void (*small)(const struct gemm_problem *pr); /* the unpacked small path */
+    gemm_pack_a_fn pack_a;                         /* gemm_pack_a's contract, for this mr */
+    gemm_pack_b_fn pack_b;                         /* gemm_pack_b's contract, for this nr */
 } gemm_kernel;
 
 /* The kernel for this CPU, chosen once (cpuid); TELA_GEMM_KERNEL=generic,
@@ -45,6 +55,10 @@ void gemm_ukernel_generic(int kc, const double *restrict a, const double *restri
                           double *restrict c, ptrdiff_t ldc, double beta);
 
 void gemm_small_avx512(const struct gemm_problem *pr);
+void gemm_pack_a_avx512(const struct gemm_operand *a, ptrdiff_t i0, int mc, ptrdiff_t p0, int kc,
+                        double alpha, int mr, double *restrict out);
+void gemm_pack_b_avx512(const struct gemm_operand *b, ptrdiff_t p0, int kc, ptrdiff_t j0,
+                        int n_block, int first_panel, int last_panel, int nr, double *restrict out);
 
 /* A matrix operand as the caller gave it: element (i, j) of op(X) is
  * p[i + j * ld] untransposed, p[j + i * ld] transposed. */

@@ -10,10 +10,22 @@
 
 enum { MR = 16, NR = 12 };
 
+/* The C tile is read or written only after kc steps: its lines (columns
+ * far apart when ldc is large) arrive meanwhile. Out of line: inlined, it
+ * made gcc spill an A vector inside the k loop. */
+static __attribute__((noinline)) void prefetch_tile(const double *c, ptrdiff_t ldc)
+{
+    for (int j = 0; j < NR; j++) {
+        _mm_prefetch((const char *)(c + j * ldc), _MM_HINT_T0);
+        _mm_prefetch((const char *)(c + j * ldc + MR - 1), _MM_HINT_T0);
+    }
+}
+
 void gemm_ukernel_avx512(int kc, const double *restrict a, const double *restrict b,
                          double *restrict c, ptrdiff_t ldc, double beta)
 {
     __m512d lo[NR], hi[NR];
+    prefetch_tile(c, ldc);
 #pragma GCC unroll 12
     for (int j = 0; j < NR; j++) {
         lo[j] = _mm512_setzero_pd();
