@@ -1,5 +1,5 @@
-/* flags.c — what trsm, trmm and syrk share before their work: BLAS's
- * character arguments, the argument checks of trsm/trmm, scaling by alpha. */
+/* flags.c — what trsm, trmm and syrk share: BLAS's character arguments,
+ * the argument checks of trsm/trmm, scaling by alpha, the base triangle. */
 #include "gemm/level3.h"
 
 bool level3_side(char c, bool *left)
@@ -69,4 +69,26 @@ int level3_triangular_args(char side, char uplo, char transa, char diag, tela_in
     /* op(A) is lower when A is lower and not transposed, or upper and transposed. */
     *t = (tri_view){a, lda, trans, upper == trans, unit};
     return 0;
+}
+
+void level3_tri_base(const tri_view *t, tela_int o, tela_int s, bool left, bool solve,
+                     tela_int count, double *b, tela_int ldb)
+{
+    /* Right side: X op(A) = B couples column j of X with columns k through
+     * op(A)(k, j), so the coefficients are op(A) transposed. Only the
+     * referenced triangle of A is read. */
+    gemm_tri tri = {.s = (int)s, .lower = left == t->lower, .solve = solve};
+    for (int i = 0; i < s; i++) {
+        const int k_from = tri.lower ? 0 : i + 1, k_to = tri.lower ? i : (int)s;
+        for (int k = k_from; k < k_to; k++)
+            tri.coef[i][k] = left ? tri_at(t, o + i, o + k) : tri_at(t, o + k, o + i);
+        const double d = t->unit ? 1.0 : tri_at(t, o + i, o + i);
+        /* A reciprocal, as optimised BLAS do: one multiply per element. */
+        tri.diag[i] = solve ? 1.0 / d : d;
+    }
+    const gemm_kernel *kr = gemm_kernel_get();
+    if (left)
+        kr->tri_left(&tri, count, b, ldb);
+    else
+        kr->tri_right(&tri, count, b, ldb);
 }

@@ -25,6 +25,24 @@ struct gemm_problem;
 
 struct gemm_operand;
 
+/* A small triangle for the level-3 base cases (tri_base.c): vectors x_i of
+ * 8 lanes (right-hand sides or rows of B) are updated in place by
+ *   solve:    x_i = (x_i - sum_k coef[i][k] x_k) * diag[i]   (diag = 1/d)
+ *   multiply: x_i = diag[i] x_i + sum_k coef[i][k] x_k
+ * over k < i (lower) or k > i (upper), rows in the order that reads each
+ * x_k before (multiply) or after (solve) it changes. */
+#define GEMM_TRI_MAX 16
+typedef struct gemm_tri {
+    int s;
+    bool lower, solve;
+    double coef[GEMM_TRI_MAX][GEMM_TRI_MAX];
+    double diag[GEMM_TRI_MAX];
+} gemm_tri;
+
+/* B = T(B) for the rows [0, s) x columns [0, n) of B, lanes = columns
+ * (left side), or B's columns [0, s) x rows [0, m), lanes = rows (right). */
+typedef void (*gemm_tri_fn)(const gemm_tri *t, ptrdiff_t count, double *b, ptrdiff_t ldb);
+
 typedef void (*gemm_pack_a_fn)(const struct gemm_operand *a, ptrdiff_t i0, int mc, ptrdiff_t p0,
                                int kc, double alpha, int mr, double *restrict out);
 typedef void (*gemm_pack_b_fn)(const struct gemm_operand *b, ptrdiff_t p0, int kc, ptrdiff_t j0,
@@ -37,8 +55,9 @@ typedef struct gemm_kernel {
     int mc, kc, nc; /* cache blocks: mc x kc of A in L2, kc x nr of B in L1, kc x nc in L3 */
     gemm_ukernel ukernel;
     void (*small)(const struct gemm_problem *pr); /* the unpacked small path */
-    gemm_pack_a_fn pack_a;                         /* gemm_pack_a's contract, for this mr */
-    gemm_pack_b_fn pack_b;                         /* gemm_pack_b's contract, for this nr */
+    gemm_pack_a_fn pack_a;                        /* gemm_pack_a's contract, for this mr */
+    gemm_pack_b_fn pack_b;                        /* gemm_pack_b's contract, for this nr */
+    gemm_tri_fn tri_left, tri_right;              /* trsm/trmm base cases */
 } gemm_kernel;
 
 /* The kernel for this CPU, chosen once (cpuid); TELA_GEMM_KERNEL=generic,
@@ -55,6 +74,10 @@ void gemm_ukernel_generic(int kc, const double *restrict a, const double *restri
                           double *restrict c, ptrdiff_t ldc, double beta);
 
 void gemm_small_avx512(const struct gemm_problem *pr);
+void gemm_tri_left_generic(const gemm_tri *t, ptrdiff_t n, double *b, ptrdiff_t ldb);
+void gemm_tri_right_generic(const gemm_tri *t, ptrdiff_t m, double *b, ptrdiff_t ldb);
+void gemm_tri_left_avx512(const gemm_tri *t, ptrdiff_t n, double *b, ptrdiff_t ldb);
+void gemm_tri_right_avx512(const gemm_tri *t, ptrdiff_t m, double *b, ptrdiff_t ldb);
 void gemm_pack_a_avx512(const struct gemm_operand *a, ptrdiff_t i0, int mc, ptrdiff_t p0, int kc,
                         double alpha, int mr, double *restrict out);
 void gemm_pack_b_avx512(const struct gemm_operand *b, ptrdiff_t p0, int kc, ptrdiff_t j0,

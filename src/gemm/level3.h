@@ -5,14 +5,16 @@
 #ifndef TELA_GEMM_LEVEL3_H
 #define TELA_GEMM_LEVEL3_H
 
+#include "gemm/gemm.h"
 #include "tela.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Below this order a triangle is solved or multiplied by plain loops; above
- * it the routines recurse and hand the off-diagonal work to tela_dgemm. */
-#define LEVEL3_BASE 16
+/* Below this order a triangle is solved or multiplied by the vector loops
+ * of tri_base.c; above it the routines recurse and hand the off-diagonal
+ * work to tela_dgemm. */
+#define LEVEL3_BASE GEMM_TRI_MAX
 
 /* op(A), n x n triangular: element (i, j) of op(A) is A(i, j), or A(j, i)
  * when trans. lower says whether op(A) (not A) is lower triangular. */
@@ -49,6 +51,12 @@ static inline tela_int level3_first_half(tela_int s)
 int level3_triangular_args(char side, char uplo, char transa, char diag, tela_int m, tela_int n,
                            double alpha, const double *a, tela_int lda, double *b, tela_int ldb,
                            tri_view *t, bool *left);
+
+/* The triangle op(A)[o.., o..] of order s <= LEVEL3_BASE, for the base
+ * case of trsm (solve) or trmm, on the left or right, run on B's n columns
+ * (left) or m rows (right) by this CPU's kernel. */
+void level3_tri_base(const tri_view *t, tela_int o, tela_int s, bool left, bool solve,
+                     tela_int count, double *b, tela_int ldb);
 
 /* BLAS flags, either case; false when not one of the allowed letters. */
 bool level3_side(char c, bool *left);

@@ -5,57 +5,11 @@
  * finds the other half of B unchanged when tela_dgemm adds its share. */
 #include "gemm/level3.h"
 
-/* Left: B = op(A)[o.., o..] B, B s x n. */
-static void mul_left_base(const tri_view *t, tela_int o, tela_int s, tela_int n, double *b,
-                          tela_int ldb)
-{
-    for (tela_int c = 0; c < n; c++) {
-        double *x = b + c * ldb;
-        for (tela_int step = 0; step < s; step++) {
-            /* Lower: row i uses rows k < i, so go from the bottom. */
-            tela_int i = t->lower ? s - 1 - step : step;
-            double v = t->unit ? x[i] : tri_at(t, o + i, o + i) * x[i];
-            tela_int k_from = t->lower ? 0 : i + 1, k_to = t->lower ? i : s;
-            for (tela_int k = k_from; k < k_to; k++)
-                v += tri_at(t, o + i, o + k) * x[k];
-            x[i] = v;
-        }
-    }
-}
-
-/* Right: B = B op(A)[o.., o..], B m x s. */
-static void mul_right_base(const tri_view *t, tela_int o, tela_int s, tela_int m, double *b,
-                           tela_int ldb)
-{
-    for (tela_int step = 0; step < s; step++) {
-        /* Upper: column j uses columns k < j, so go from the right. */
-        tela_int j = t->lower ? step : s - 1 - step;
-        double *xj = b + j * ldb;
-        if (!t->unit) {
-            double d = tri_at(t, o + j, o + j);
-            for (tela_int i = 0; i < m; i++)
-                xj[i] *= d;
-        }
-        tela_int k_from = t->lower ? j + 1 : 0, k_to = t->lower ? s : j;
-        for (tela_int k = k_from; k < k_to; k++) {
-            double akj = tri_at(t, o + k, o + j);
-            if (akj == 0.0)
-                continue;
-            const double *xk = b + k * ldb;
-            for (tela_int i = 0; i < m; i++)
-                xj[i] += xk[i] * akj;
-        }
-    }
-}
-
 static void multiply(tela_par par, const tri_view *t, bool left, tela_int o, tela_int s, tela_int m,
                      tela_int n, double *b, tela_int ldb)
 {
     if (s <= LEVEL3_BASE) {
-        if (left)
-            mul_left_base(t, o, s, n, b, ldb);
-        else
-            mul_right_base(t, o, s, m, b, ldb);
+        level3_tri_base(t, o, s, left, false, left ? n : m, b, ldb);
         return;
     }
     tela_int s1 = level3_first_half(s), s2 = s - s1;

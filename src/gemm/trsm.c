@@ -3,65 +3,15 @@
  *
  * Recursive: the triangle is halved until LEVEL3_BASE, the off-diagonal
  * block's update is one tela_dgemm (where the parallelism and almost all
- * the flops are), the small diagonal triangles are solved by loops. */
+ * the flops are), the small diagonal triangles are solved by the vector
+ * loops of tri_base.c. */
 #include "gemm/level3.h"
-
-/* Left: op(A)[o.., o..] (s x s) X = B, B s x n. */
-static void solve_left_base(const tri_view *t, tela_int o, tela_int s, tela_int n, double *b,
-                            tela_int ldb)
-{
-    for (tela_int c = 0; c < n; c++) {
-        double *x = b + c * ldb;
-        if (t->lower) {
-            for (tela_int i = 0; i < s; i++) {
-                double v = x[i];
-                for (tela_int k = 0; k < i; k++)
-                    v -= tri_at(t, o + i, o + k) * x[k];
-                x[i] = t->unit ? v : v / tri_at(t, o + i, o + i);
-            }
-        } else {
-            for (tela_int i = s - 1; i >= 0; i--) {
-                double v = x[i];
-                for (tela_int k = i + 1; k < s; k++)
-                    v -= tri_at(t, o + i, o + k) * x[k];
-                x[i] = t->unit ? v : v / tri_at(t, o + i, o + i);
-            }
-        }
-    }
-}
-
-/* Right: X op(A)[o.., o..] = B, B m x s: column j of X from the others. */
-static void solve_right_base(const tri_view *t, tela_int o, tela_int s, tela_int m, double *b,
-                             tela_int ldb)
-{
-    for (tela_int step = 0; step < s; step++) {
-        tela_int j = t->lower ? s - 1 - step : step;
-        double *xj = b + j * ldb;
-        tela_int k_from = t->lower ? j + 1 : 0, k_to = t->lower ? s : j;
-        for (tela_int k = k_from; k < k_to; k++) {
-            double akj = tri_at(t, o + k, o + j);
-            if (akj == 0.0)
-                continue;
-            const double *xk = b + k * ldb;
-            for (tela_int i = 0; i < m; i++)
-                xj[i] -= xk[i] * akj;
-        }
-        if (!t->unit) {
-            double d = tri_at(t, o + j, o + j);
-            for (tela_int i = 0; i < m; i++)
-                xj[i] /= d;
-        }
-    }
-}
 
 static void solve(tela_par par, const tri_view *t, bool left, tela_int o, tela_int s, tela_int m,
                   tela_int n, double *b, tela_int ldb)
 {
     if (s <= LEVEL3_BASE) {
-        if (left)
-            solve_left_base(t, o, s, n, b, ldb);
-        else
-            solve_right_base(t, o, s, m, b, ldb);
+        level3_tri_base(t, o, s, left, true, left ? n : m, b, ldb);
         return;
     }
     tela_int s1 = level3_first_half(s), s2 = s - s1;
