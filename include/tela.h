@@ -221,6 +221,42 @@ TELA_API int tela_dtrmm(tela_par par, char side, char uplo, char transa, char di
 TELA_API int tela_dsyrk(tela_par par, char uplo, char trans, tela_int n, tela_int k, double alpha,
                         const double *a, tela_int lda, double beta, double *c, tela_int ldc);
 
+/* ---- LU and Cholesky (LAPACK) ------------------------------------------------
+ * LAPACK's argument order, meaning and checks (par not counted: for
+ * tela_dgetrf m is 1, lda 4). Returns LAPACK's info: 0, -i for bad argument
+ * i (nothing written), +i for a numerical condition. Pivot indices are
+ * 1-based row numbers as LAPACK records them. Results are bitwise the same
+ * at every width. */
+
+/* A = P L U, partial pivoting, m x n; A overwritten by L (unit diagonal,
+ * not stored) and U; ipiv[0 .. min(m,n)) the row interchanges. info = i > 0:
+ * U(i, i) is exactly zero (the first such); the factorization is completed. */
+TELA_API int tela_dgetrf(tela_par par, tela_int m, tela_int n, double *a, tela_int lda,
+                         tela_int *ipiv);
+/* Solves op(A) X = B with tela_dgetrf's factors (trans 'N', 'T' or 'C'). */
+TELA_API int tela_dgetrs(tela_par par, char trans, tela_int n, tela_int nrhs, const double *a,
+                         tela_int lda, const tela_int *ipiv, double *b, tela_int ldb);
+/* tela_dgetrf then tela_dgetrs: A X = B, X in B (not solved when info > 0). */
+TELA_API int tela_dgesv(tela_par par, tela_int n, tela_int nrhs, double *a, tela_int lda,
+                        tela_int *ipiv, double *b, tela_int ldb);
+/* The row interchanges ipiv[k1-1 .. k2-1] (1-based k1 <= k2, step incx: forward
+ * for incx > 0, backward for incx < 0, none for 0) on the n columns of A, as
+ * LAPACK's dlaswp. Returns 0, or -1 for n < 0, -2/-6 for a NULL A/ipiv used,
+ * -3 for lda < 1. */
+TELA_API int tela_dlaswp(tela_par par, tela_int n, double *a, tela_int lda, tela_int k1,
+                         tela_int k2, const tela_int *ipiv, tela_int incx);
+
+/* A = U^T U (uplo 'U') or L L^T ('L'), only that triangle read and written.
+ * info = i > 0: the leading minor of order i is not positive definite (or
+ * holds a NaN); the factorization stopped there. */
+TELA_API int tela_dpotrf(tela_par par, char uplo, tela_int n, double *a, tela_int lda);
+/* Solves A X = B with tela_dpotrf's factor. */
+TELA_API int tela_dpotrs(tela_par par, char uplo, tela_int n, tela_int nrhs, const double *a,
+                         tela_int lda, double *b, tela_int ldb);
+/* tela_dpotrf then tela_dpotrs (not solved when info > 0). */
+TELA_API int tela_dposv(tela_par par, char uplo, tela_int n, tela_int nrhs, double *a, tela_int lda,
+                        double *b, tela_int ldb);
+
 /* ---- diagnostics ---------------------------------------------------------- */
 typedef struct tela_stats {
     long spawned_workers; /* worker threads started in this process so far */

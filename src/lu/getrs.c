@@ -1,0 +1,74 @@
+/* getrs.c — tela_dgetrs and tela_dgesv: solves with getrf's factors, the
+ * row interchanges then two triangular solves (or the reverse for A^T). */
+#include "lu/lu.h"
+
+bool lu_trans(char c, bool *trans)
+{
+    *trans = c == 'T' || c == 't' || c == 'C' || c == 'c';
+    return *trans || c == 'N' || c == 'n';
+}
+
+static void solve(tela_par par, bool trans, tela_int n, tela_int nrhs, const double *a,
+                  tela_int lda, const tela_int *ipiv, double *b, tela_int ldb)
+{
+    if (!trans) {
+        lu_swap_rows(par, nrhs, b, ldb, 0, n, ipiv);
+        tela_dtrsm(par, 'L', 'L', 'N', 'U', n, nrhs, 1.0, a, lda, b, ldb);
+        tela_dtrsm(par, 'L', 'U', 'N', 'N', n, nrhs, 1.0, a, lda, b, ldb);
+    } else {
+        tela_dtrsm(par, 'L', 'U', 'T', 'N', n, nrhs, 1.0, a, lda, b, ldb);
+        tela_dtrsm(par, 'L', 'L', 'T', 'U', n, nrhs, 1.0, a, lda, b, ldb);
+        tela_dlaswp(par, nrhs, b, ldb, 1, n, ipiv, -1);
+    }
+}
+
+int tela_dgetrs(tela_par par, char trans, tela_int n, tela_int nrhs, const double *a, tela_int lda,
+                const tela_int *ipiv, double *b, tela_int ldb)
+{
+    bool t;
+    if (!lu_trans(trans, &t))
+        return -1;
+    if (n < 0)
+        return -2;
+    if (nrhs < 0)
+        return -3;
+    if (lda < (n > 1 ? n : 1))
+        return -5;
+    if (ldb < (n > 1 ? n : 1))
+        return -8;
+    if (n == 0 || nrhs == 0)
+        return 0;
+    if (!a)
+        return -4;
+    if (!ipiv)
+        return -6;
+    if (!b)
+        return -7;
+    solve(par, t, n, nrhs, a, lda, ipiv, b, ldb);
+    return 0;
+}
+
+int tela_dgesv(tela_par par, tela_int n, tela_int nrhs, double *a, tela_int lda, tela_int *ipiv,
+               double *b, tela_int ldb)
+{
+    if (n < 0)
+        return -1;
+    if (nrhs < 0)
+        return -2;
+    if (lda < (n > 1 ? n : 1))
+        return -4;
+    if (ldb < (n > 1 ? n : 1))
+        return -7;
+    if (n == 0)
+        return 0;
+    if (!a)
+        return -3;
+    if (!ipiv)
+        return -5;
+    if (nrhs > 0 && !b)
+        return -6;
+    const int info = tela_dgetrf(par, n, n, a, lda, ipiv);
+    if (info == 0 && nrhs > 0)
+        solve(par, false, n, nrhs, a, lda, ipiv, b, ldb);
+    return info;
+}
