@@ -94,8 +94,7 @@ static void gemm_body(tela_member *self, void *arg)
     }
 }
 
-/* The most members the region may get, for sizing the workspace. */
-static int width_bound(tela_par par)
+int gemm_width_bound(tela_par par)
 {
     int w;
     switch (par.kind) {
@@ -119,7 +118,7 @@ static int width_bound(tela_par par)
 static int gemm_parallel(tela_par par, const gemm_problem *pr)
 {
     const gemm_kernel *kr = pr->kernel;
-    int bound = width_bound(par);
+    int bound = gemm_width_bound(par);
     int kc_max = (int)(pr->k < kr->kc ? pr->k : kr->kc);
     int nc_max = (int)(pr->n < kr->nc ? pr->n : kr->nc);
     gemm_job job = {*pr, NULL, NULL, (size_t)kr->mc * kc_max};

@@ -109,19 +109,27 @@ size_t gemm_b_buffer_len(const gemm_kernel *kr, int nc, int kc)
     return (len + 7) / 8 * 8;
 }
 
-void gemm_serial(const gemm_problem *pr)
+size_t gemm_serial_buffer_len(const gemm_kernel *kr, ptrdiff_t m, ptrdiff_t n, ptrdiff_t k)
+{
+    (void)m; /* A is packed mc rows at a time */
+    const int kc_max = (int)(k < kr->kc ? k : kr->kc);
+    const int nc_max = (int)(n < kr->nc ? n : kr->nc);
+    return gemm_b_buffer_len(kr, nc_max, kc_max) + (size_t)kr->mc * kc_max;
+}
+
+void gemm_serial_in(const gemm_problem *pr, double *buf, size_t len)
 {
     if (gemm_is_small(pr->m, pr->n, pr->k)) {
         pr->kernel->small(pr);
         return;
     }
     const gemm_kernel *kr = pr->kernel;
-    int kc_max = (int)(pr->k < kr->kc ? pr->k : kr->kc);
-    int nc_max = (int)(pr->n < kr->nc ? pr->n : kr->nc);
-    size_t b_len = gemm_b_buffer_len(kr, nc_max, kc_max);
-    size_t a_len = (size_t)kr->mc * kc_max;
-    bool owned;
-    double *buf = gemm_buffer_get(b_len + a_len, &owned);
+    const int kc_max = (int)(pr->k < kr->kc ? pr->k : kr->kc);
+    const int nc_max = (int)(pr->n < kr->nc ? pr->n : kr->nc);
+    const size_t b_len = gemm_b_buffer_len(kr, nc_max, kc_max);
+    bool owned = false;
+    if (!buf || len < gemm_serial_buffer_len(kr, pr->m, pr->n, pr->k))
+        buf = gemm_buffer_get(gemm_serial_buffer_len(kr, pr->m, pr->n, pr->k), &owned);
     if (!buf) {
         gemm_small(pr); /* inside a region, or no memory: slower, still right */
         return;
@@ -138,4 +146,9 @@ void gemm_serial(const gemm_problem *pr)
     }
     if (owned)
         free(buf);
+}
+
+void gemm_serial(const gemm_problem *pr)
+{
+    gemm_serial_in(pr, NULL, 0);
 }

@@ -136,6 +136,14 @@ double *gemm_buffer_get(size_t len, bool *owned);
 
 /* Serial dgemm on any sizes (packs when it pays, else the small path). */
 void gemm_serial(const gemm_problem *pr);
+/* The same, packing into buf (len doubles) when it is large enough, else
+ * into the thread's buffer: what members of a region use (buffers handed
+ * out before it), so they compute exactly as a serial caller does. */
+void gemm_serial_in(const gemm_problem *pr, double *buf, size_t len);
+/* The doubles gemm_serial_in packs into for these sizes. */
+size_t gemm_serial_buffer_len(const gemm_kernel *kr, ptrdiff_t m, ptrdiff_t n, ptrdiff_t k);
+/* The most members a region under par may get (sizes per-member buffers). */
+int gemm_width_bound(tela_par par);
 /* The small path: no packing, for products too small to amortise it. */
 void gemm_small(const gemm_problem *pr);
 /* True if the small path is the faster choice for these sizes. */

@@ -16,6 +16,37 @@
  * work to tela_dgemm. */
 #define LEVEL3_BASE GEMM_TRI_MAX
 
+/* Triangles of at most this order, with more than LEVEL3_CHUNK right-hand
+ * sides, are solved or multiplied chunk by chunk: LEVEL3_CHUNK columns (left
+ * side) or rows (right) of B at a time, the chunks shared among members.
+ * Larger triangles recurse with tela_dgemm, parallel inside. The choice
+ * depends on the sizes only, so results are the same at every width. */
+#define LEVEL3_CHUNK_TRI 256
+#define LEVEL3_CHUNK     128
+
+/* Where a level-3 step runs: at the top, its GEMMs are tela_dgemm on par;
+ * inside a chunk they are serial, packing into the member's buffer. */
+typedef struct level3_ctx {
+    tela_par par;
+    bool in_chunk;
+    double *buf; /* in_chunk: the member's packing buffer (may be NULL) */
+    size_t buf_len;
+} level3_ctx;
+
+void level3_gemm(const level3_ctx *ctx, char ta, char tb, tela_int m, tela_int n, tela_int k,
+                 double alpha, const double *a, tela_int lda, const double *b, tela_int ldb,
+                 double beta, double *c, tela_int ldc);
+
+/* Runs fn on chunks [0, count), shared among members through the gate
+ * (estimate_ns of serial work in all, one section); each member packs its
+ * GEMMs into its own buffer of buf_len doubles, handed out before the
+ * region. Serially on the caller when the gate says so. */
+/* The packing buffer a chunk's GEMMs need, for triangles of order s. */
+size_t level3_chunk_buffer_len(tela_int s);
+typedef void (*level3_chunk_fn)(const level3_ctx *ctx, tela_int chunk, void *arg);
+void level3_chunks(tela_par par, const char *name, tela_int count, double estimate_ns,
+                   size_t buf_len, level3_chunk_fn fn, void *arg);
+
 /* op(A), n x n triangular: element (i, j) of op(A) is A(i, j), or A(j, i)
  * when trans. lower says whether op(A) (not A) is lower triangular. */
 typedef struct tri_view {

@@ -4,10 +4,44 @@
  * Recursive as trsm.c: each half is multiplied in the order that still
  * finds the other half of B unchanged when tela_dgemm adds its share. */
 #include "gemm/level3.h"
+#include "par/par.h"
 
-static void multiply(tela_par par, const tri_view *t, bool left, tela_int o, tela_int s, tela_int m,
-                     tela_int n, double *b, tela_int ldb)
+typedef struct multiply_job {
+    const tri_view *t;
+    bool left;
+    tela_int o, s, m, n;
+    double *b;
+    tela_int ldb;
+} multiply_job;
+
+static void multiply(const level3_ctx *ctx, const tri_view *t, bool left, tela_int o, tela_int s,
+                     tela_int m, tela_int n, double *b, tela_int ldb);
+
+/* One chunk: LEVEL3_CHUNK columns (left) or rows (right) of B. */
+static void multiply_chunk(const level3_ctx *ctx, tela_int chunk, void *arg)
 {
+    const multiply_job *job = arg;
+    const tela_int first = chunk * LEVEL3_CHUNK, rhs = job->left ? job->n : job->m;
+    const tela_int count = rhs - first < LEVEL3_CHUNK ? rhs - first : LEVEL3_CHUNK;
+    if (job->left)
+        multiply(ctx, job->t, true, job->o, job->s, job->m, count, job->b + first * job->ldb,
+                 job->ldb);
+    else
+        multiply(ctx, job->t, false, job->o, job->s, count, job->n, job->b + first, job->ldb);
+}
+
+static void multiply(const level3_ctx *ctx, const tri_view *t, bool left, tela_int o, tela_int s,
+                     tela_int m, tela_int n, double *b, tela_int ldb)
+{
+    const tela_int rhs = left ? n : m;
+    if (!ctx->in_chunk && s <= LEVEL3_CHUNK_TRI && rhs > LEVEL3_CHUNK) {
+        multiply_job job = {t, left, o, s, m, n, b, ldb};
+        const tela_int chunks = (rhs + LEVEL3_CHUNK - 1) / LEVEL3_CHUNK;
+        const double flops = (double)s * (double)s * (double)rhs;
+        level3_chunks(ctx->par, "dtrmm", chunks, flops * par_rate_gemm_ns_per_flop(),
+                      level3_chunk_buffer_len(s), multiply_chunk, &job);
+        return;
+    }
     if (s <= LEVEL3_BASE) {
         level3_tri_base(t, o, s, left, false, left ? n : m, b, ldb);
         return;
@@ -17,28 +51,28 @@ static void multiply(tela_par par, const tri_view *t, bool left, tela_int o, tel
     if (left) {
         double *b1 = b, *b2 = b + s1;
         if (t->lower) {
-            multiply(par, t, left, o + s1, s2, s2, n, b2, ldb);
+            multiply(ctx, t, left, o + s1, s2, s2, n, b2, ldb);
             const double *a21 = tri_block(t, o + s1, o, &ta);
-            tela_dgemm(par, ta, 'N', s2, n, s1, 1.0, a21, t->lda, b1, ldb, 1.0, b2, ldb);
-            multiply(par, t, left, o, s1, s1, n, b1, ldb);
+            level3_gemm(ctx, ta, 'N', s2, n, s1, 1.0, a21, t->lda, b1, ldb, 1.0, b2, ldb);
+            multiply(ctx, t, left, o, s1, s1, n, b1, ldb);
         } else {
-            multiply(par, t, left, o, s1, s1, n, b1, ldb);
+            multiply(ctx, t, left, o, s1, s1, n, b1, ldb);
             const double *a12 = tri_block(t, o, o + s1, &ta);
-            tela_dgemm(par, ta, 'N', s1, n, s2, 1.0, a12, t->lda, b2, ldb, 1.0, b1, ldb);
-            multiply(par, t, left, o + s1, s2, s2, n, b2, ldb);
+            level3_gemm(ctx, ta, 'N', s1, n, s2, 1.0, a12, t->lda, b2, ldb, 1.0, b1, ldb);
+            multiply(ctx, t, left, o + s1, s2, s2, n, b2, ldb);
         }
     } else {
         double *b1 = b, *b2 = b + s1 * ldb;
         if (!t->lower) {
-            multiply(par, t, left, o + s1, s2, m, s2, b2, ldb);
+            multiply(ctx, t, left, o + s1, s2, m, s2, b2, ldb);
             const double *a12 = tri_block(t, o, o + s1, &ta);
-            tela_dgemm(par, 'N', ta, m, s2, s1, 1.0, b1, ldb, a12, t->lda, 1.0, b2, ldb);
-            multiply(par, t, left, o, s1, m, s1, b1, ldb);
+            level3_gemm(ctx, 'N', ta, m, s2, s1, 1.0, b1, ldb, a12, t->lda, 1.0, b2, ldb);
+            multiply(ctx, t, left, o, s1, m, s1, b1, ldb);
         } else {
-            multiply(par, t, left, o, s1, m, s1, b1, ldb);
+            multiply(ctx, t, left, o, s1, m, s1, b1, ldb);
             const double *a21 = tri_block(t, o + s1, o, &ta);
-            tela_dgemm(par, 'N', ta, m, s1, s2, 1.0, b2, ldb, a21, t->lda, 1.0, b1, ldb);
-            multiply(par, t, left, o + s1, s2, m, s2, b2, ldb);
+            level3_gemm(ctx, 'N', ta, m, s1, s2, 1.0, b2, ldb, a21, t->lda, 1.0, b1, ldb);
+            multiply(ctx, t, left, o + s1, s2, m, s2, b2, ldb);
         }
     }
 }
@@ -50,7 +84,9 @@ int tela_dtrmm(tela_par par, char side, char uplo, char transa, char diag, tela_
     bool left;
     int status =
         level3_triangular_args(side, uplo, transa, diag, m, n, alpha, a, lda, b, ldb, &t, &left);
-    if (status == 0)
-        multiply(par, &t, left, 0, left ? m : n, m, n, b, ldb);
+    if (status == 0) {
+        const level3_ctx ctx = {par, false, NULL, 0};
+        multiply(&ctx, &t, left, 0, left ? m : n, m, n, b, ldb);
+    }
     return status < 0 ? status : 0;
 }

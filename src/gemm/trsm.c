@@ -6,10 +6,44 @@
  * the flops are), the small diagonal triangles are solved by the vector
  * loops of tri_base.c. */
 #include "gemm/level3.h"
+#include "par/par.h"
 
-static void solve(tela_par par, const tri_view *t, bool left, tela_int o, tela_int s, tela_int m,
-                  tela_int n, double *b, tela_int ldb)
+typedef struct solve_job {
+    const tri_view *t;
+    bool left;
+    tela_int o, s, m, n;
+    double *b;
+    tela_int ldb;
+} solve_job;
+
+static void solve(const level3_ctx *ctx, const tri_view *t, bool left, tela_int o, tela_int s,
+                  tela_int m, tela_int n, double *b, tela_int ldb);
+
+/* One chunk: LEVEL3_CHUNK columns (left) or rows (right) of B. */
+static void solve_chunk(const level3_ctx *ctx, tela_int chunk, void *arg)
 {
+    const solve_job *job = arg;
+    const tela_int first = chunk * LEVEL3_CHUNK, rhs = job->left ? job->n : job->m;
+    const tela_int count = rhs - first < LEVEL3_CHUNK ? rhs - first : LEVEL3_CHUNK;
+    if (job->left)
+        solve(ctx, job->t, true, job->o, job->s, job->m, count, job->b + first * job->ldb,
+              job->ldb);
+    else
+        solve(ctx, job->t, false, job->o, job->s, count, job->n, job->b + first, job->ldb);
+}
+
+static void solve(const level3_ctx *ctx, const tri_view *t, bool left, tela_int o, tela_int s,
+                  tela_int m, tela_int n, double *b, tela_int ldb)
+{
+    const tela_int rhs = left ? n : m;
+    if (!ctx->in_chunk && s <= LEVEL3_CHUNK_TRI && rhs > LEVEL3_CHUNK) {
+        solve_job job = {t, left, o, s, m, n, b, ldb};
+        const tela_int chunks = (rhs + LEVEL3_CHUNK - 1) / LEVEL3_CHUNK;
+        const double flops = (double)s * (double)s * (double)rhs;
+        level3_chunks(ctx->par, "dtrsm", chunks, flops * par_rate_gemm_ns_per_flop(),
+                      level3_chunk_buffer_len(s), solve_chunk, &job);
+        return;
+    }
     if (s <= LEVEL3_BASE) {
         level3_tri_base(t, o, s, left, true, left ? n : m, b, ldb);
         return;
@@ -19,28 +53,28 @@ static void solve(tela_par par, const tri_view *t, bool left, tela_int o, tela_i
     if (left) {
         double *b1 = b, *b2 = b + s1;
         if (t->lower) {
-            solve(par, t, left, o, s1, s1, n, b1, ldb);
+            solve(ctx, t, left, o, s1, s1, n, b1, ldb);
             const double *a21 = tri_block(t, o + s1, o, &ta);
-            tela_dgemm(par, ta, 'N', s2, n, s1, -1.0, a21, t->lda, b1, ldb, 1.0, b2, ldb);
-            solve(par, t, left, o + s1, s2, s2, n, b2, ldb);
+            level3_gemm(ctx, ta, 'N', s2, n, s1, -1.0, a21, t->lda, b1, ldb, 1.0, b2, ldb);
+            solve(ctx, t, left, o + s1, s2, s2, n, b2, ldb);
         } else {
-            solve(par, t, left, o + s1, s2, s2, n, b2, ldb);
+            solve(ctx, t, left, o + s1, s2, s2, n, b2, ldb);
             const double *a12 = tri_block(t, o, o + s1, &ta);
-            tela_dgemm(par, ta, 'N', s1, n, s2, -1.0, a12, t->lda, b2, ldb, 1.0, b1, ldb);
-            solve(par, t, left, o, s1, s1, n, b1, ldb);
+            level3_gemm(ctx, ta, 'N', s1, n, s2, -1.0, a12, t->lda, b2, ldb, 1.0, b1, ldb);
+            solve(ctx, t, left, o, s1, s1, n, b1, ldb);
         }
     } else {
         double *b1 = b, *b2 = b + s1 * ldb;
         if (!t->lower) {
-            solve(par, t, left, o, s1, m, s1, b1, ldb);
+            solve(ctx, t, left, o, s1, m, s1, b1, ldb);
             const double *a12 = tri_block(t, o, o + s1, &ta);
-            tela_dgemm(par, 'N', ta, m, s2, s1, -1.0, b1, ldb, a12, t->lda, 1.0, b2, ldb);
-            solve(par, t, left, o + s1, s2, m, s2, b2, ldb);
+            level3_gemm(ctx, 'N', ta, m, s2, s1, -1.0, b1, ldb, a12, t->lda, 1.0, b2, ldb);
+            solve(ctx, t, left, o + s1, s2, m, s2, b2, ldb);
         } else {
-            solve(par, t, left, o + s1, s2, m, s2, b2, ldb);
+            solve(ctx, t, left, o + s1, s2, m, s2, b2, ldb);
             const double *a21 = tri_block(t, o + s1, o, &ta);
-            tela_dgemm(par, 'N', ta, m, s1, s2, -1.0, b2, ldb, a21, t->lda, 1.0, b1, ldb);
-            solve(par, t, left, o, s1, m, s1, b1, ldb);
+            level3_gemm(ctx, 'N', ta, m, s1, s2, -1.0, b2, ldb, a21, t->lda, 1.0, b1, ldb);
+            solve(ctx, t, left, o, s1, m, s1, b1, ldb);
         }
     }
 }
@@ -52,7 +86,9 @@ int tela_dtrsm(tela_par par, char side, char uplo, char transa, char diag, tela_
     bool left;
     int status =
         level3_triangular_args(side, uplo, transa, diag, m, n, alpha, a, lda, b, ldb, &t, &left);
-    if (status == 0)
-        solve(par, &t, left, 0, left ? m : n, m, n, b, ldb);
+    if (status == 0) {
+        const level3_ctx ctx = {par, false, NULL, 0};
+        solve(&ctx, &t, left, 0, left ? m : n, m, n, b, ldb);
+    }
     return status < 0 ? status : 0;
 }
