@@ -358,6 +358,74 @@ static void test_kernels_do_not_allocate(void **state)
 #endif
 }
 
+/* The Fortran-ABI LAPACK symbols called from inside a region body with more pivots than they
+ * convert on the stack (256): there they take their paths without a pivot buffer, and neither
+ * they nor the kernels under them allocate. */
+#if !TU_SANITIZED
+#define NESTED_LU_N 300
+void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);
+void dgetrs_(const char *trans, const int *n, const int *nrhs, const double *a, const int *lda,
+             const int *ipiv, double *b, const int *ldb, int *info);
+void dgesv_(const int *n, const int *nrhs, double *a, const int *lda, int *ipiv, double *b,
+            const int *ldb, int *info);
+void dlaswp_(const int *n, double *a, const int *lda, const int *k1, const int *k2, const int *ipiv,
+             const int *incx);
+
+struct nested_lapack {
+    const double *a0;
+    double a[2][NESTED_LU_N * NESTED_LU_N], b[2][NESTED_LU_N * 3];
+    int ipiv[2][NESTED_LU_N];
+    int info[2][3];
+};
+
+static void nested_lapack_body(tela_member *self, void *arg)
+{
+    struct nested_lapack *job = arg;
+    const int r = tela_rank(self), n = NESTED_LU_N, nrhs = 3, one = 1;
+    double *a = job->a[r], *b = job->b[r];
+    memcpy(a, job->a0, sizeof job->a[r]);
+    dgetrf_(&n, &n, a, &n, job->ipiv[r], &job->info[r][0]);
+    dgetrs_("T", &n, &nrhs, a, &n, job->ipiv[r], b, &n, &job->info[r][1]);
+    dlaswp_(&nrhs, b, &n, &one, &n, job->ipiv[r], &one);
+    memcpy(a, job->a0, sizeof job->a[r]);
+    dgesv_(&n, &nrhs, a, &n, job->ipiv[r], b, &n, &job->info[r][2]);
+}
+#endif
+
+static void test_lapack_dropins_do_not_allocate_in_a_region(void **state)
+{
+    (void)state;
+    SKIP_IF_SANITIZED();
+#if !TU_SANITIZED
+    struct nested_lapack *job = calloc(1, sizeof *job);
+    double *a0 = malloc(sizeof(double) * NESTED_LU_N * NESTED_LU_N);
+    assert_non_null(job);
+    assert_non_null(a0);
+    for (int i = 0; i < NESTED_LU_N * NESTED_LU_N; i++)
+        a0[i] = (double)((i * 7919) % 101) - 50 + (i % (NESTED_LU_N + 1) == 0 ? 400 : 0);
+    job->a0 = a0;
+    tela_pool *pool = tu_pool_of_width(2);
+    assert_non_null(pool);
+    tela_team *team = tela_team_acquire(pool, 2);
+    assert_non_null(team);
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass)
+            start_counting();
+        assert_int_equal(tela_parallel(tela_par_team(team), 2, nested_lapack_body, job), 2);
+        if (pass)
+            stop_counting();
+    }
+    expect_no_allocations("dgetrf_, dgetrs_, dlaswp_ and dgesv_ inside a region body", 2);
+    for (int r = 0; r < 2; r++)
+        for (int k = 0; k < 3; k++)
+            assert_int_equal(job->info[r][k], 0);
+    assert_int_equal(tela_team_release(team), TELA_OK);
+    tela_pool_destroy(pool);
+    free(a0);
+    free(job);
+#endif
+}
+
 /* Whether tela reports the workspace request made inside a region or not, a
  * line on stderr per region would drown the output; this handler is silent
  * and does not allocate. */
@@ -374,6 +442,7 @@ int main(void)
         cmocka_unit_test(test_regions_do_not_allocate),
         cmocka_unit_test(test_wake_after_sleep_does_not_allocate),
         cmocka_unit_test(test_kernels_do_not_allocate),
+        cmocka_unit_test(test_lapack_dropins_do_not_allocate_in_a_region),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,11 +1,12 @@
-/* compat.h — internal entry points of src/compat, the drop-in BLAS symbols: Fortran-ABI
- * routines (dgemm_, dtrsm_, dtrmm_, dsyrk_), their CBLAS twins (cblas_dgemm, ...) and the two
+/* compat.h — internal entry points of src/compat, the drop-in BLAS and LAPACK symbols:
+ * Fortran-ABI routines (dgemm_, dtrsm_, dtrmm_, dsyrk_; dgetrf_, dgetrs_, dgesv_, dlaswp_,
+ * dpotrf_, dpotrs_, dposv_), the CBLAS twins of the BLAS ones (cblas_dgemm, ...) and the two
  * error hooks they report to.
  *
- * Every routine follows reference BLAS: its checks, in its order, with its parameter numbers,
- * then tela's kernel on the process default width. The hooks (xerbla_, cblas_xerbla) are called
- * through the PLT, never bound inside libtela, so the caller's definitions win; tela's own are
- * weak fallbacks that report through tela's error handler and never exit. */
+ * Every routine follows reference BLAS / LAPACK 3.11: its checks, in its order, with its
+ * parameter numbers, then tela's kernel on the process default width. The hooks (xerbla_,
+ * cblas_xerbla) are called through the PLT, never bound inside libtela, so the caller's definitions
+ * win; tela's own are weak fallbacks that report through tela's error handler and never exit. */
 #ifndef TELA_COMPAT_H
 #define TELA_COMPAT_H
 
@@ -117,5 +118,72 @@ TELA_API void dtrmm_(const char *side, const char *uplo, const char *transa, con
 TELA_API void dsyrk_(const char *uplo, const char *trans, const int *n, const int *k,
                      const double *alpha, const double *a, const int *lda, const double *beta,
                      double *c, const int *ldc);
+
+/* ---- LAPACK pivot indices (pivots.c) ---------------------------------------------------------
+ * The Fortran routines take LP64 int pivots, tela's kernels tela_int ones (ptrdiff_t, twice the
+ * bytes). No conversion in place is possible: an int array cannot hold the tela_int one, and the
+ * pivots of dgetrs_ and dlaswp_ are the caller's input, which other threads may be reading at
+ * the same time. So a call converts through a buffer: on the stack for up to
+ * COMPAT_PIVOTS_STACK pivots, else from malloc, but only outside tela's regions (no tela call
+ * inside a region body allocates). Inside one, or if malloc fails, each routine takes a path
+ * that needs no more than the stack buffer (compat_laswp, and per routine). */
+
+/* Pivots converted on the stack, 2 KB: small enough for any thread's stack, and the panel width
+ * of dgetrf_'s unbuffered path. */
+#define COMPAT_PIVOTS_STACK 256
+
+/* A pivot buffer for one call; compat_pivots_get says which part is used. */
+typedef struct compat_pivots {
+    tela_int *heap;                      /* from malloc (freed by compat_pivots_release), or NULL */
+    tela_int stack[COMPAT_PIVOTS_STACK]; /* used when count fits */
+} compat_pivots;
+
+/* Room for count pivots: pivots->stack if they fit, else a malloc'd array; NULL when they do
+ * not fit and the calling thread runs inside a tela region, or malloc failed. */
+tela_int *compat_pivots_get(compat_pivots *pivots, size_t count);
+/* Frees what compat_pivots_get allocated, if anything. */
+void compat_pivots_release(compat_pivots *pivots);
+
+/* Reference DLASWP on int pivots (no checks, nothing done for n <= 0, incx = 0 or k2 < k1; row
+ * r's pivot is ipiv[(k1 - 1) + (r - k1) |incx|], rows k1..k2 in order for incx > 0, backwards
+ * for incx < 0): through tela_dlaswp on par, converting the pivots in stack-sized chunks, so it
+ * never allocates. The same interchanges in the same order as one tela_dlaswp call. */
+void compat_laswp(tela_par par, int n, double *a, int lda, int k1, int k2, const int *ipiv,
+                  int incx);
+
+/* ---- LAPACK routines ---------------------------------------------------------------------------
+ * Reference LAPACK 3.11's checks in its order: INFO = -i and xerbla_ with the routine's name as
+ * LAPACK spells it ("DGETRF", "DGESV ", blank-padded to six), nothing written; then tela's
+ * kernel on tela_par_auto(). A NULL array that would be read or written (reference would crash)
+ * is not an xerbla error: INFO gets tela's -i and nothing is written. The hidden string lengths a
+ * Fortran caller appends are ignored. dlaswp_ checks nothing, as reference. */
+
+/* The LU of the m x n A with int pivots, in tela_dgetrf's place when there is no buffer for its
+ * tela_int ones: LAPACK's blocked DGETRF with tela_dgetrf on panels of COMPAT_PIVOTS_STACK
+ * columns. Its arguments must have passed the checks. Returns INFO (>= 0); the factors are
+ * tela_dgetrf's up to rounding, not bit for bit (the trailing updates are summed in another
+ * order). */
+int compat_getrf_unbuffered(tela_par par, int m, int n, double *a, int lda, int *ipiv);
+/* DGETRS's solve with int pivots and no buffer: the interchanges through compat_laswp and the
+ * two triangular solves of tela_dgetrs. Checked arguments, a, ipiv and b not NULL. */
+void compat_getrs_unbuffered(tela_par par, char trans, int n, int nrhs, const double *a, int lda,
+                             const int *ipiv, double *b, int ldb);
+
+/* Reference DPOTRS's checks, which DPOSV shares number for number: UPLO 1, N 2, NRHS 3, LDA 5,
+ * LDB 7; 0 or the first failure's -i. */
+int compat_potrs_info(char uplo, int n, int nrhs, int lda, int ldb);
+
+TELA_API void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);
+TELA_API void dgetrs_(const char *trans, const int *n, const int *nrhs, const double *a,
+                      const int *lda, const int *ipiv, double *b, const int *ldb, int *info);
+TELA_API void dgesv_(const int *n, const int *nrhs, double *a, const int *lda, int *ipiv, double *b,
+                     const int *ldb, int *info);
+TELA_API void dlaswp_(const int *n, double *a, const int *lda, const int *k1, const int *k2,
+                      const int *ipiv, const int *incx);
+TELA_API void dpotrf_(const char *uplo, const int *n, double *a, const int *lda, int *info);
+TELA_API void dpotrs_(const char *uplo, const int *n, const int *nrhs, const double *a,
+                      const int *lda, double *b, const int *ldb, int *info);
+TELA_API void dposv_(const char *uplo, const int *n, const int *nrhs, double *a, const int *lda,
+                     double *b, const int *ldb, int *info);
 
 #endif /* TELA_COMPAT_H */
