@@ -132,7 +132,7 @@ static void test_residuals_and_solves(void **state)
         for (int u = 0; u < 2; u++) {
             const tela_int n = sizes[s], lda = n + (tela_int)((s + u) % 3);
             const char uplo = uplos[(s % 2) * 2 + u]; /* lower case on odd sizes */
-            const tela_par par = (s + u) % 3 == 2 ? tela_par_auto() : tela_par_seq();
+            const tela_par par = (s + u) % 3 == 2 ? tela_par_auto() : tl_par();
             double *full = spd_full(n, (int)(s + u) % 2);
             double *a0 = stored_from_full(uplo, n, full, lda);
             double *f = factor_checked(par, uplo, n, full, a0, lda, 0);
@@ -249,7 +249,7 @@ static double *failing_full(tela_int n, tela_int k, int variant)
 static void expect_not_pd(char uplo, tela_int n, tela_int lda, const double *full, int want)
 {
     double *a0 = stored_from_full(uplo, n, full, lda);
-    double *f = factor_checked(tela_par_seq(), uplo, n, full, a0, lda, want);
+    double *f = factor_checked(tl_par(), uplo, n, full, a0, lda, want);
     const struct tl_openblas *ob = tl_openblas();
     if (ob) { /* a cross-check of the construction */
         int in = (int)n, ilda = (int)lda, info = -99;
@@ -262,7 +262,7 @@ static void expect_not_pd(char uplo, tela_int n, tela_int lda, const double *ful
     }
     /* posv stops there too and leaves B alone. */
     double *g = tl_copy(a0, lda * n), *b = tl_random_matrix(n, 2, n), *b0 = tl_copy(b, n * 2);
-    assert_int_equal(tela_dposv(tela_par_seq(), uplo, n, 2, g, lda, b, n), want);
+    assert_int_equal(tela_dposv(tl_par(), uplo, n, 2, g, lda, b, n), want);
     assert_memory_equal(b, b0, sizeof(double) * (size_t)(n * 2));
     assert_memory_equal(g, f, sizeof(double) * (size_t)(lda * n));
     free(g);
@@ -329,7 +329,7 @@ static void test_nan_and_inf(void **state)
                     double *full = spd_full(n, 1);
                     full[k + k * n] = diag_specials[v];
                     double *a = stored_from_full(uplo, n, full, lda);
-                    const int info = tela_dpotrf(tela_par_seq(), uplo, n, a, lda);
+                    const int info = tela_dpotrf(tl_par(), uplo, n, a, lda);
                     if (v < 2 ? info != (int)k + 1 : info < 0 || info > n)
                         fail_msg("uplo=%c n=%td: %g on the diagonal at %td: info %d", uplo, n,
                                  diag_specials[v], k, info);
@@ -346,7 +346,7 @@ static void test_nan_and_inf(void **state)
                     double *full = spd_full(n, 1);
                     full[k + j * n] = full[j + k * n] = off_specials[v];
                     double *a = stored_from_full(uplo, n, full, lda);
-                    const int info = tela_dpotrf(tela_par_seq(), uplo, n, a, lda);
+                    const int info = tela_dpotrf(tl_par(), uplo, n, a, lda);
                     if (info != (int)k + 1)
                         fail_msg("uplo=%c n=%td: %g at (%td, %td): info %d, expected %td", uplo, n,
                                  off_specials[v], k, j, info, k + 1);
@@ -462,6 +462,7 @@ static void test_bad_arguments(void **state)
         assert_int_equal(solve_call(posv, 'U', 0, 2, a, 0, b, 1), -5);   /* lda >= 1 */
         assert_int_equal(solve_call(posv, 'X', -1, -1, a, 0, b, 0), -1); /* first wins */
         assert_int_equal(solve_call(posv, 'U', 4, -1, a, 3, b, 3), -3);
+        assert_int_equal(solve_call(posv, 'U', 4, 2, a, 3, b, 3), -5);
     }
     assert_memory_equal(&x, &before, sizeof x);
     /* The same through the default pool and a team: the checks come before any dispatch. */
@@ -551,13 +552,17 @@ static void test_widths_bitwise_equal(void **state)
         }
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    if (!tl_setup(argc, argv))
+        return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_residuals_and_solves),  cmocka_unit_test(test_empty_and_one_by_one),
         cmocka_unit_test(test_not_positive_definite), cmocka_unit_test(test_nan_and_inf),
         cmocka_unit_test(test_against_openblas),      cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_widths_bitwise_equal),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    const int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    tl_teardown();
+    return failed;
 }

@@ -95,12 +95,14 @@ static void test_square_residuals_and_solves(void **state)
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
         const tela_int n = sizes[s], lda = n + (tela_int)(s % 3);
         /* Most on the caller's thread; every third through the default pool. */
-        const tela_par par = s % 3 == 2 ? tela_par_auto() : tela_par_seq();
+        const tela_par par = s % 3 == 2 ? tela_par_auto() : tl_par();
         double *a0 = tl_random_matrix(n, n, lda);
         tela_int *ipiv;
         double *f = factor_checked(par, n, n, a0, lda, 0, &ipiv);
         double *f_before = tl_copy(f, lda * n);
 
+        tela_int *ipiv_before = tl_alloc_ipiv(n);
+        memcpy(ipiv_before, ipiv, sizeof(tela_int) * (size_t)n);
         const char trans = transes[s % 4];
         const bool t = trans != 'N' && trans != 'n';
         const tela_int nrhs = nrhses[s % 4], ldb = n + 2;
@@ -108,6 +110,8 @@ static void test_square_residuals_and_solves(void **state)
         assert_int_equal(tela_dgetrs(par, trans, n, nrhs, f, lda, ipiv, x, ldb), 0);
         tl_expect_padding("dgetrs", x, n, nrhs, ldb);
         assert_memory_equal(f, f_before, sizeof(double) * (size_t)(lda * n));
+        assert_memory_equal(ipiv, ipiv_before, sizeof(tela_int) * (size_t)n);
+        free(ipiv_before);
         double ratio = tl_solve_ratio(t, n, nrhs, a0, lda, x, ldb, b0, ldb);
         if (!(ratio < TL_THRESHOLD))
             fail_msg("dgetrs %c n=%td nrhs=%td: solve ratio %g", trans, n, nrhs, ratio);
@@ -149,7 +153,7 @@ static void test_rectangular_residuals(void **state)
     tl_seed(2);
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
         const tela_int m = shapes[s][0], n = shapes[s][1], lda = m + (tela_int)(s % 4);
-        const tela_par par = s % 2 ? tela_par_auto() : tela_par_seq();
+        const tela_par par = s % 2 ? tela_par_auto() : tl_par();
         double *a0 = tl_random_matrix(m, n, lda);
         tela_int *ipiv;
         double *f = factor_checked(par, m, n, a0, lda, 0, &ipiv);
@@ -169,7 +173,7 @@ static void test_pivoting_swaps_every_step(void **state)
     for (tela_int j = 0; j < n; j++)
         a0[(n - 1 - j) + j * lda] = 4.0 * n + j; /* the dominant entry of column j, reversed */
     tela_int *ipiv;
-    double *f = factor_checked(tela_par_seq(), n, n, a0, lda, 0, &ipiv);
+    double *f = factor_checked(tl_par(), n, n, a0, lda, 0, &ipiv);
     /* Step j < n/2 finds column j's dominant entry still in row n-1-j (the swaps so far only
      * moved rows 0..j-1 and n-j..n-1, the updates are below 1 in size): ipiv[j] = n - j. */
     for (tela_int j = 0; j < n / 2; j++)
@@ -225,6 +229,10 @@ static void test_empty_and_one_by_one(void **state)
     double col[3] = {1.0, -4.0, 2.0};
     assert_int_equal(tela_dgetrf(p, 3, 1, col, 3, &piv), 0);
     assert_true(piv == 2 && col[0] == -4.0 && col[1] == -0.25 && col[2] == -0.5);
+    /* A pivot below DBL_MIN divides (its reciprocal would overflow), as LAPACK does. */
+    double tiny[3] = {0x1p-1060, -0x1.8p-1061, 0x1p-1070};
+    assert_int_equal(tela_dgetrf(p, 3, 1, tiny, 3, &piv), 0);
+    assert_true(piv == 1 && tiny[0] == 0x1p-1060 && tiny[1] == -0.75 && tiny[2] == 0x1p-10);
     double zero_col[3] = {0.0, 0.0, 0.0};
     assert_int_equal(tela_dgetrf(p, 3, 1, zero_col, 3, &piv), 1);
     assert_true(piv == 1);
@@ -254,10 +262,25 @@ static int openblas_info_getrf(const struct tl_openblas *ob, tela_int m, tela_in
 static void expect_singular(tela_int m, tela_int n, const double *a0, tela_int lda, int want)
 {
     tela_int *ipiv;
-    double *f = factor_checked(tela_par_seq(), m, n, a0, lda, want, &ipiv);
+    double *f = factor_checked(tl_par(), m, n, a0, lda, want, &ipiv);
     if (want > 0 && f[(want - 1) + (want - 1) * lda] != 0.0)
         fail_msg("m=%td n=%td: info %d but U(%d, %d) = %g", m, n, want, want, want,
                  f[(want - 1) + (want - 1) * lda]);
+    /* gesv: the same factor and info, and B left alone (not solved when info > 0). */
+    if (m == n) {
+        double *g = tl_copy(a0, lda * n), *b = tl_random_matrix(n, 2, n + 1);
+        double *b0 = tl_copy(b, (n + 1) * 2);
+        tela_int *gpiv = tl_alloc_ipiv(n);
+        assert_int_equal(tela_dgesv(tl_par(), n, 2, g, lda, gpiv, b, n + 1), want);
+        assert_memory_equal(g, f, sizeof(double) * (size_t)(lda * n));
+        assert_memory_equal(gpiv, ipiv, sizeof(tela_int) * (size_t)n);
+        if (want > 0)
+            assert_memory_equal(b, b0, sizeof(double) * (size_t)((n + 1) * 2));
+        free(g);
+        free(b);
+        free(b0);
+        free(gpiv);
+    }
     /* OpenBLAS, when it is here, agrees (a cross-check of the construction). */
     const struct tl_openblas *ob = tl_openblas();
     if (ob) {
@@ -325,7 +348,7 @@ static void test_two_equal_rows(void **state)
         a[r1] = a[r2] = 4.0;
         expect_singular(n, n, a, lda, (int)n);
         tela_int *ipiv;
-        double *f = factor_checked(tela_par_seq(), n, n, a, lda, (int)n, &ipiv);
+        double *f = factor_checked(tl_par(), n, n, a, lda, (int)n, &ipiv);
         assert_int_equal(ipiv[0], r1 + 1);
         free(f);
         free(ipiv);
@@ -368,7 +391,7 @@ static void test_rank_deficient(void **state)
                     a[perm[z] + j * lda] = 0.0;
             expect_singular(n, n, a, lda, (int)r + 1);
             tela_int *ipiv;
-            double *f = factor_checked(tela_par_seq(), n, n, a, lda, (int)r + 1, &ipiv);
+            double *f = factor_checked(tl_par(), n, n, a, lda, (int)r + 1, &ipiv);
             for (tela_int k = r; k < n; k++)
                 if (ipiv[k] != k + 1)
                     fail_msg("n=%td rank %td: ipiv[%td] = %td in the zero part, LAPACK's %td", n, r,
@@ -401,9 +424,24 @@ static void test_rank_deficient(void **state)
 /* ---- NaN and Inf ----------------------------------------------------------------------------
  * Neither is an exact zero and neither turns a non-zero entry of a random matrix into one
  * (NaN and Inf only spread as NaN or Inf), so every pivot stays non-zero: info = 0, as LAPACK
- * gives. A NaN pivot is taken when idamax starts on one (nothing compares greater): an
- * all-NaN matrix pivots on the diagonal, ipiv[k] = k + 1. The point is also that nothing
- * hangs or crashes, on one thread and on a team. */
+ * gives. The first pivot is idamax's on the column given: a NaN there is never larger, but
+ * is taken when idamax starts on one (nothing compares greater); an all-NaN matrix pivots on
+ * the diagonal, ipiv[k] = k + 1. The point is also that nothing hangs or crashes, on one
+ * thread and on a team. */
+/* LAPACK's idamax, as written: the first index of the largest |x|, where nothing compares
+ * larger than a NaN and a NaN larger than nothing (0-based). */
+static tela_int reference_idamax(tela_int count, const double *x)
+{
+    tela_int best = 0;
+    double best_abs = fabs(x[0]);
+    for (tela_int i = 1; i < count; i++)
+        if (fabs(x[i]) > best_abs) {
+            best = i;
+            best_abs = fabs(x[i]);
+        }
+    return best;
+}
+
 static void test_nan_and_inf(void **state)
 {
     (void)state;
@@ -412,16 +450,20 @@ static void test_nan_and_inf(void **state)
     tl_seed(6);
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
         const tela_int n = sizes[s], lda = n + 1;
-        const tela_int where[3][2] = {{0, 0}, {n / 2, n / 3}, {n - 1, n - 1}};
+        const tela_int where[4][2] = {{0, 0}, {n / 2, 0}, {n / 2, n / 3}, {n - 1, n - 1}};
         for (int v = 0; v < 3; v++)
-            for (int w = 0; w < 3; w++) {
+            for (int w = 0; w < 4; w++) {
                 double *a = tl_random_matrix(n, n, lda);
                 a[where[w][0] + where[w][1] * lda] = specials[v];
+                const tela_int first = reference_idamax(n, a) + 1;
                 tela_int *ipiv = tl_alloc_ipiv(n);
-                const int info = tela_dgetrf(tela_par_seq(), n, n, a, lda, ipiv);
+                const int info = tela_dgetrf(tl_par(), n, n, a, lda, ipiv);
                 if (info != 0)
                     fail_msg("n=%td, %g at (%td, %td): info %d", n, specials[v], where[w][0],
                              where[w][1], info);
+                if (ipiv[0] != first)
+                    fail_msg("n=%td, %g at (%td, %td): ipiv[0] = %td, LAPACK's idamax gives %td", n,
+                             specials[v], where[w][0], where[w][1], ipiv[0], first);
                 tl_expect_padding("dgetrf with NaN/Inf", a, n, n, lda);
                 free(ipiv);
                 free(a);
@@ -430,7 +472,7 @@ static void test_nan_and_inf(void **state)
         for (tela_int i = 0; i < lda * n; i++)
             a[i] = i % lda < n ? NAN : tl_sentinel();
         tela_int *ipiv = tl_alloc_ipiv(n);
-        assert_int_equal(tela_dgetrf(tela_par_seq(), n, n, a, lda, ipiv), 0);
+        assert_int_equal(tela_dgetrf(tl_par(), n, n, a, lda, ipiv), 0);
         for (tela_int k = 0; k < n; k++)
             assert_int_equal(ipiv[k], k + 1);
         tl_expect_padding("dgetrf of NaNs", a, n, n, lda);
@@ -550,7 +592,7 @@ static void test_dlaswp(void **state)
                 memcpy(ipiv_before, ipiv, sizeof(tela_int) * (size_t)len);
                 double *a = tl_random_matrix(rows, n, lda), *want = tl_copy(a, lda * n);
                 reference_laswp(n, want, lda, k1, k2, ipiv, incx);
-                const tela_par par = (c + x + r) % 2 ? tela_par_auto() : tela_par_seq();
+                const tela_par par = (c + x + r) % 2 ? tela_par_auto() : tl_par();
                 assert_int_equal(tela_dlaswp(par, n, a, lda, k1, k2, ipiv, incx), 0);
                 if (memcmp(a, want, sizeof(double) * (size_t)(lda * n)) != 0)
                     fail_msg("dlaswp n=%td k1=%td k2=%td incx=%td: rows differ from LAPACK's "
@@ -624,6 +666,7 @@ static void test_bad_arguments(void **state)
     assert_int_equal(tela_dgetrs(p, 'N', 0, 2, a, 0, piv, b, 1), -5); /* lda >= 1 */
     assert_int_equal(tela_dgetrs(p, 'X', -1, -1, a, 0, piv, b, 0), -1);
     assert_int_equal(tela_dgetrs(p, 'N', 4, -1, a, 3, piv, b, 3), -3);
+    assert_int_equal(tela_dgetrs(p, 'N', 4, 2, a, 3, piv, b, 3), -5);
     /* gesv: n 1, nrhs 2, a 3, lda 4, ipiv 5, b 6, ldb 7. */
     assert_int_equal(tela_dgesv(p, -1, 2, a, 4, ip, b, 4), -1);
     assert_int_equal(tela_dgesv(p, 4, -1, a, 4, ip, b, 4), -2);
@@ -777,8 +820,10 @@ static void test_widths_bitwise_equal(void **state)
     }
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    if (!tl_setup(argc, argv))
+        return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_square_residuals_and_solves),
         cmocka_unit_test(test_rectangular_residuals),
@@ -793,5 +838,7 @@ int main(void)
         cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_widths_bitwise_equal),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    const int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    tl_teardown();
+    return failed;
 }

@@ -323,6 +323,51 @@ static inline const struct tl_openblas *tl_openblas(void)
         skip();                                                                                    \
     }
 
+/* ---- the policy of the numerical cases ------------------------------------------------------
+ * Normally the caller's thread. With --wide (ctest's *_wide, which points TELA_COSTS at the
+ * near-free dispatch fixture) a team of 2 held for the whole program: the gate then splits every
+ * region (the panel, the row swaps, the triangular chunks, GEMM, SYRK) in the cases whose answer
+ * is known beforehand: singular, NaN, rank-deficient, residuals. */
+static bool tl_wide_mode;
+static tela_pool *tl_wide_pool;
+static tela_team *tl_wide_team;
+
+static inline tela_par tl_par(void)
+{
+    return tl_wide_mode ? tela_par_team(tl_wide_team) : tela_par_seq();
+}
+
+/* Reads the command line; false (after a message) if --wide is asked without the fixture. */
+static inline bool tl_setup(int argc, char **argv)
+{
+    if (argc < 2 || strcmp(argv[1], "--wide") != 0)
+        return true;
+    const char *costs = getenv("TELA_COSTS");
+    if (!costs || !strstr(costs, "free-dispatch") || strcmp(tela_costs_source(), costs) != 0) {
+        fprintf(stderr,
+                "--wide needs TELA_COSTS=tests/fixtures/free-dispatch.costs in effect "
+                "(TELA_COSTS %s, table from %s)\n",
+                costs ? costs : "unset", tela_costs_source());
+        return false;
+    }
+    tl_wide_pool = tu_pool_of_width(2);
+    tl_wide_team = tl_wide_pool ? tela_team_acquire(tl_wide_pool, 2) : NULL;
+    if (!tl_wide_team || tela_team_width(tl_wide_team) != 2) {
+        fprintf(stderr, "--wide: no team of 2\n");
+        return false;
+    }
+    tl_wide_mode = true;
+    printf("wide: numerical cases on a held team of 2, every region split (costs: %s)\n", costs);
+    return true;
+}
+
+static inline void tl_teardown(void)
+{
+    if (tl_wide_team)
+        tela_team_release(tl_wide_team);
+    tela_pool_destroy(tl_wide_pool);
+}
+
 /* ---- widths -------------------------------------------------------------------------------
  * The policies a result must not depend on: the process default pool limited to w, and a team
  * of width w held by the caller (from its own pool). */
