@@ -152,6 +152,24 @@ static int gemm_parallel(tela_par par, const gemm_problem *pr)
     return used;
 }
 
+/* The unpacked path in parallel: members take whole 8-column blocks of C.
+ * Each element's arithmetic does not depend on its block, so the result is
+ * the serial one bitwise. No packing: one section, no shared buffer. */
+static void unpacked_body(tela_member *self, void *arg)
+{
+    const gemm_problem *pr = arg;
+    const ptrdiff_t blocks = (pr->n + 7) / 8, w = tela_width(self), r = tela_rank(self);
+    const ptrdiff_t j_from = blocks * r / w * 8, j_to_block = blocks * (r + 1) / w * 8;
+    const ptrdiff_t j_to = j_to_block < pr->n ? j_to_block : pr->n;
+    if (j_from >= j_to)
+        return;
+    gemm_problem part = *pr;
+    part.n = j_to - j_from;
+    part.b.p = pr->b.trans ? pr->b.p + j_from : pr->b.p + j_from * pr->b.ld;
+    part.c = pr->c + j_from * pr->ldc;
+    pr->kernel->small(&part);
+}
+
 int tela_dgemm(tela_par par, char transa, char transb, tela_int m, tela_int n, tela_int k,
                double alpha, const double *a, tela_int lda, const double *b, tela_int ldb,
                double beta, double *c, tela_int ldc)
@@ -191,7 +209,12 @@ int tela_dgemm(tela_par par, char transa, char transb, tela_int m, tela_int n, t
     gemm_problem pr = {gemm_kernel_get(), {a, lda, ta}, {b, ldb, tb}, c, ldc, m, n, k, alpha, beta};
     if (par.kind == TELA_PAR_SEQ || gemm_is_small(m, n, k))
         gemm_serial(&pr);
-    else
+    else if (gemm_prefers_unpacked(&pr)) {
+        const double flops = 2.0 * (double)m * (double)n * (double)k;
+        if (tela_parallel_gated(tela_par_limit(par, (int)((n + 7) / 8)), "dgemm",
+                                flops * par_rate_gemm_ns_per_flop(), 1, unpacked_body, &pr) < 0)
+            gemm_serial(&pr); /* a bad policy (reported): serially */
+    } else
         gemm_parallel(par, &pr);
     return 0;
 }

@@ -58,6 +58,7 @@ typedef struct gemm_kernel {
     gemm_pack_a_fn pack_a;                        /* gemm_pack_a's contract, for this mr */
     gemm_pack_b_fn pack_b;                        /* gemm_pack_b's contract, for this nr */
     gemm_tri_fn tri_left, tri_right;              /* trsm/trmm base cases */
+    bool unpacked_fast; /* small is a vector path worth using beyond tiny sizes */
 } gemm_kernel;
 
 /* The kernel for this CPU, chosen once (cpuid); TELA_GEMM_KERNEL=generic,
@@ -146,8 +147,14 @@ size_t gemm_serial_buffer_len(const gemm_kernel *kr, ptrdiff_t m, ptrdiff_t n, p
 int gemm_width_bound(tela_par par);
 /* The small path: no packing, for products too small to amortise it. */
 void gemm_small(const gemm_problem *pr);
-/* True if the small path is the faster choice for these sizes. */
+/* True if the product is so small it runs serially on the small path,
+ * without the gate. */
 bool gemm_is_small(ptrdiff_t m, ptrdiff_t n, ptrdiff_t k);
+/* True if this kernel's unpacked path beats packing for these sizes (it
+ * then runs at every width, members splitting C's columns). */
+bool gemm_prefers_unpacked(const gemm_problem *pr);
+/* Doubles of op(A) = A^T the AVX-512 small path transposes on its stack. */
+#define GEMM_SMALL_TRANSPOSE_MAX 4096
 /* Scales C by beta (beta = 0: zero, overwriting NaN), for alpha = 0 or k = 0. */
 void gemm_scale_c(double *c, ptrdiff_t ldc, ptrdiff_t m, ptrdiff_t n, double beta);
 
