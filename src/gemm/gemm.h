@@ -64,6 +64,9 @@ typedef struct gemm_kernel {
 /* The kernel for this CPU, chosen once (cpuid); TELA_GEMM_KERNEL=generic,
  * avx2 or avx512 forces one (tests), if the CPU has it. */
 const gemm_kernel *gemm_kernel_get(void);
+/* Sets kr's mc, kc, nc for caches of l1, l2, l3 bytes (<= 0: unknown,
+ * that block keeps its value). */
+void gemm_blocks_for(gemm_kernel *kr, long l1, long l2, long l3);
 /* A kernel by name if this CPU can run it, else NULL (tests compare them). */
 const gemm_kernel *gemm_kernel_by_name(const char *name);
 

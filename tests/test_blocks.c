@@ -1,0 +1,72 @@
+/* test_blocks.c — the GEMM cache blocks derived from cache sizes
+ * (src/gemm/select.c): this project's Zen 5, a Haswell-like part, unknown
+ * caches, and the blocks of the kernel this CPU runs. */
+#define _GNU_SOURCE
+#include "testutil.h"
+
+#include "gemm/gemm.h"
+
+static gemm_kernel kernel_like(int mr, int nr)
+{
+    gemm_kernel kr = {.name = "test", .mr = mr, .nr = nr, .mc = 111, .kc = 222, .nc = 333};
+    return kr;
+}
+
+static void test_zen5_caches(void **state)
+{
+    (void)state;
+    /* 48 KiB L1d, 1 MiB L2, 32 MiB L3: a 256 x 12 B panel is 24 KiB, a
+     * 192 x 256 A block 384 KiB, 4092 columns the cap. */
+    gemm_kernel kr = kernel_like(16, 12);
+    gemm_blocks_for(&kr, 48 << 10, 1 << 20, 32 << 20);
+    assert_int_equal(kr.kc, 256);
+    assert_int_equal(kr.mc, 192);
+    assert_int_equal(kr.nc, 4092);
+}
+
+static void test_haswell_caches(void **state)
+{
+    (void)state;
+    /* 32 KiB L1d, 256 KiB L2, 8 MiB L3 with the 8 x 6 AVX2 kernel. */
+    gemm_kernel kr = kernel_like(8, 6);
+    gemm_blocks_for(&kr, 32 << 10, 256 << 10, 8 << 20);
+    assert_int_equal(kr.kc, 336); /* 32768 / 2 / 48 = 341, down to a multiple of 8 */
+    assert_int_equal(kr.mc, 32);  /* 40% of L2 / (336 * 8) = 39, down to a multiple of 8 */
+    assert_int_equal(kr.nc, 780); /* a quarter of L3 / (336 * 8) = 780 */
+    assert_int_equal(kr.kc % 8, 0);
+}
+
+static void test_unknown_caches_keep_blocks(void **state)
+{
+    (void)state;
+    gemm_kernel kr = kernel_like(16, 12);
+    gemm_blocks_for(&kr, -1, 0, -1);
+    assert_int_equal(kr.kc, 222);
+    assert_int_equal(kr.mc, 111);
+    assert_int_equal(kr.nc, 333);
+    /* Only an L2: L3 taken as 4 x L2. */
+    gemm_blocks_for(&kr, -1, 1 << 20, -1);
+    assert_int_equal(kr.mc, (int)((1 << 20) * 2 / 5 / (222 * 8) / 16 * 16));
+    assert_int_equal(kr.nc, (int)((4 << 20) / 4 / (222 * 8) / 12 * 12));
+}
+
+static void test_running_kernel_blocks_fit(void **state)
+{
+    (void)state;
+    const gemm_kernel *kr = gemm_kernel_get();
+    assert_non_null(kr);
+    assert_true(kr->kc >= 64 && kr->kc <= 512 && kr->kc % 8 == 0);
+    assert_true(kr->mc >= kr->mr && kr->mc % kr->mr == 0);
+    assert_true(kr->nc >= 16 * kr->nr && kr->nc % kr->nr == 0 && kr->nc <= 4096);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_zen5_caches),
+        cmocka_unit_test(test_haswell_caches),
+        cmocka_unit_test(test_unknown_caches_keep_blocks),
+        cmocka_unit_test(test_running_kernel_blocks_fit),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
