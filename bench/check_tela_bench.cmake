@@ -1,9 +1,10 @@
 # check_tela_bench.cmake — the ctest smoke test of tela-bench (cmake -P).
 #
-# Runs every routine at two sizes, 1 and 2 threads, two rounds, with the environment as it is
-# (OPENBLAS_CORETYPE may well be set), and checks that the run succeeded (which includes the
-# agreement check of every size), that the CSV has a row from both sides for every routine,
-# thread count and size, and that the plot is an SVG file — never what the times are.
+# Runs every routine (level 3 and LAPACK) at two sizes, 1 and 2 threads, two rounds, with the
+# environment as it is (OPENBLAS_CORETYPE may well be set), and checks that the run succeeded
+# (which includes the agreement or residual check of every size), that the CSV has a row from
+# both sides for every routine, thread count and size (nrhs filled in for the solves only), and
+# that the plot is an SVG file with a panel per routine — never what the times are.
 # Variables: BENCH (the program), WORK_DIR. A tela-bench that finds no OpenBLAS exits 77:
 # the test is then reported as skipped.
 foreach(var BENCH WORK_DIR)
@@ -12,7 +13,9 @@ foreach(var BENCH WORK_DIR)
     endif()
 endforeach()
 
-set(routines gemm trsm trmm syrk)
+set(routines gemm trsm trmm syrk getrf getrs potrf potrs gesv posv)
+set(solves getrs potrs gesv posv)
+set(nrhs 7)
 set(threads 1 2)
 set(sizes 16 64)
 set(rounds 2)
@@ -24,7 +27,7 @@ list(JOIN threads "," thread_list)
 list(JOIN sizes "," size_list)
 execute_process(
     COMMAND "${BENCH}" --sizes ${size_list} --threads ${thread_list} --rounds ${rounds}
-            --routines ${routine_list} --csv "${csv_file}" --plot "${svg_file}"
+            --routines ${routine_list} --nrhs ${nrhs} --csv "${csv_file}" --plot "${svg_file}"
     RESULT_VARIABLE result
     OUTPUT_VARIABLE output
     ERROR_VARIABLE errors
@@ -59,7 +62,8 @@ if(NOT EXISTS "${csv_file}")
 endif()
 file(STRINGS "${csv_file}" rows)
 list(GET rows 0 header)
-if(NOT header STREQUAL "routine,trans,threads,n,side,gflops_median,gflops_min,gflops_max,rounds")
+if(NOT header STREQUAL
+   "routine,trans,threads,n,side,gflops_median,gflops_min,gflops_max,rounds,nrhs")
     message(FATAL_ERROR "tela-bench: unexpected CSV header: ${header}")
 endif()
 set(number "[0-9]+(\\.[0-9]+)?")
@@ -69,10 +73,16 @@ foreach(routine ${routines})
     else()
         set(trans "N")
     endif()
+    list(FIND solves ${routine} solve_index)
+    if(solve_index GREATER -1)
+        set(routine_nrhs "${nrhs}")
+    else()
+        set(routine_nrhs "")
+    endif()
     foreach(thread ${threads})
         foreach(n ${sizes})
             foreach(side tela openblas)
-                set(row "^${routine},${trans},${thread},${n},${side},${number},${number},${number},${rounds}$")
+                set(row "^${routine},${trans},${thread},${n},${side},${number},${number},${number},${rounds},${routine_nrhs}$")
                 set(found 0)
                 foreach(line ${rows})
                     if(line MATCHES "${row}")
@@ -95,3 +105,9 @@ file(READ "${svg_file}" svg_start LIMIT 64)
 if(NOT svg_start MATCHES "^<svg ")
     message(FATAL_ERROR "tela-bench: ${svg_file} does not start with <svg")
 endif()
+file(READ "${svg_file}" svg)
+foreach(routine ${routines})
+    if(NOT svg MATCHES "font-weight=\"bold\">${routine}( NN)?</text>")
+        message(FATAL_ERROR "tela-bench: the plot has no panel for ${routine}")
+    endif()
+endforeach()

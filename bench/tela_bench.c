@@ -1,7 +1,7 @@
-/* tela_bench.c — tela-bench: tela's level-3 kernels against OpenBLAS (loaded into a namespace of
- * its own, tela_bench_openblas.c) at the same thread counts in one process: each size checked
- * for agreement, then interleaved rounds; median GFLOP/s (min-max) and tela/OpenBLAS per size,
- * CSV, an SVG plot. */
+/* tela_bench.c — tela-bench: tela's level-3, LU and Cholesky kernels against OpenBLAS (loaded
+ * into a namespace of its own, tela_bench_openblas.c) at the same thread counts in one process:
+ * each size checked (agreement of the level-3 results, residuals of the LAPACK ones), then
+ * interleaved rounds; median GFLOP/s (min-max) and tela/OpenBLAS per size, CSV, an SVG plot. */
 #include "bench_median.h"
 #include "tela.h"
 #include "tela_bench_openblas.h"
@@ -39,8 +39,9 @@
 /* Nominal double-precision peak of one core, GFLOP/s: AMD Zen 5 with a full 512-bit datapath
  * does 2 FMA x 8 doubles x 2 flops per cycle, ~127 GFLOP/s at ~4 GHz. Not measured. */
 #define DEFAULT_PEAK_GFLOPS 127.0
-/* Largest tb_problem_difference accepted: values near 0.1 are usual for two correct blockings;
- * a wrong result is many orders of magnitude off. */
+/* Largest check value accepted (tb_problem_check): level 3, values near 0.1 are usual for two
+ * correct blockings; LAPACK residuals in units of n eps are usually below 0.1 too (LAPACK's own
+ * tests accept 30). A wrong result is many orders of magnitude off. */
 #define DEFAULT_TOLERANCE 10.0
 /* Each side's round starts once the process's other threads are idle: OpenBLAS's workers spin
  * about 0.13 s after a call (2^28 TSC cycles), tela's a few ms, and on a small machine a
@@ -61,9 +62,17 @@
 #define CALIBRATION_NS 5000000LL
 
 static const int default_sizes[] = {16, 32, 64, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048};
-/* --quick without --sizes: trsm, trmm and syrk at a few sizes only (gemm gets the full set). */
+/* The LAPACK routines' sizes without --sizes. */
+static const int lapack_sizes[] = {64, 128, 256, 512, 1024, 2048};
+/* --quick without --sizes: trsm, trmm and syrk at a few sizes only (gemm gets the full set),
+ * getrf and potrf at two. */
 static const int quick_sizes[] = {64, 256, 1024};
-static const enum tb_routine quick_routines[] = {TB_GEMM, TB_TRSM, TB_TRMM, TB_SYRK};
+static const int quick_lapack_sizes[] = {256, 1024};
+static const enum tb_routine quick_routines[] = {TB_GEMM, TB_TRSM,  TB_TRMM,
+                                                 TB_SYRK, TB_GETRF, TB_POTRF};
+/* Right-hand sides of getrs, potrs, gesv and posv without --nrhs: a fixed count, as LAPACK's
+ * timing programs use, so the solves' cost grows as n^2 (a trsm of n x 100). */
+#define DEFAULT_NRHS 100
 
 struct settings {
     enum tb_routine routines[TB_ROUTINE_COUNT]; /* --routines, in the order given */
@@ -75,6 +84,7 @@ struct settings {
     int sizes[MAX_SIZES]; /* --sizes; size_count 0: the defaults */
     int size_count;
     int rounds;            /* 0 until set */
+    int nrhs;              /* --nrhs: right-hand sides of the solves */
     double batch_ms;       /* --batch-ms */
     int settle_max_ms;     /* --settle-max-ms */
     double peak_gflops;    /* --peak-gflops: per core, nominal */
@@ -100,12 +110,12 @@ struct group {
     int size_count;
     int done; /* sizes measured so far */
     struct summary result[MAX_SIZES][TB_SIDE_COUNT];
-    double difference[MAX_SIZES]; /* tb_problem_difference of the checked call */
-    long calls[MAX_SIZES];        /* calls per timed batch */
-    int tela_width;               /* width of tela's team (1: tela_par_seq) */
-    int openblas_threads;         /* what openblas_get_num_threads said after setting */
-    double other_load;            /* CPU share other processes used while the group ran */
-    double steal;                 /* CPU share the hypervisor took (steal time) meanwhile */
+    struct tb_check check[MAX_SIZES]; /* tb_problem_check of the checked calls */
+    long calls[MAX_SIZES];            /* calls per timed batch */
+    int tela_width;                   /* width of tela's team (1: tela_par_seq) */
+    int openblas_threads;             /* what openblas_get_num_threads said after setting */
+    double other_load;                /* CPU share other processes used while the group ran */
+    double steal;                     /* CPU share the hypervisor took (steal time) meanwhile */
 };
 
 /* Everything the run shares. */
@@ -163,12 +173,6 @@ static int settle(int max_ms)
     }
 }
 
-static void *alloc_doubles(size_t count)
-{
-    size_t bytes = (count * sizeof(double) + 63) / 64 * 64;
-    return aligned_alloc(64, bytes ? bytes : 64);
-}
-
 /* What the whole machine and this process have used so far: the benchmark's numbers are only
  * as good as the machine was quiet, so each table says how busy other processes kept it. */
 struct usage {
@@ -220,21 +224,35 @@ struct sides {
     const struct tb_openblas *openblas;
 };
 
-/* calls calls of one side on out; returns the ns they took, or -1 if a tela call returned an
- * error code. */
+static int call_side(const struct sides *sides, enum tb_side side, const struct tb_problem *p,
+                     struct tb_state *state)
+{
+    return side == TB_TELA ? tb_call_tela(p, sides->par, state)
+                           : tb_call_openblas(p, sides->openblas, state);
+}
+
+/* calls calls of one side on state; returns the ns they took, or -1 if a call returned an error
+ * code (info). Level 3: the calls run back to back on the same output, timed together. LAPACK:
+ * each call starts from the problem's inputs, copied in before it outside the timed part;
+ * the time is the sum of the calls' own times. */
 static int64_t run_calls(const struct sides *sides, enum tb_side side, const struct tb_problem *p,
-                         double *out, long calls)
+                         struct tb_state *state, long calls)
 {
     int errors = 0;
-    int64_t start = now_ns();
-    if (side == TB_TELA) {
-        for (long c = 0; c < calls; c++)
-            errors |= tb_call_tela(p, sides->par, out) != 0;
+    int64_t elapsed = 0;
+    if (tb_routine_is_lapack(p->routine)) {
+        for (long c = 0; c < calls; c++) {
+            tb_state_reset(p, state);
+            int64_t start = now_ns();
+            errors |= call_side(sides, side, p, state) != 0;
+            elapsed += now_ns() - start;
+        }
     } else {
+        int64_t start = now_ns();
         for (long c = 0; c < calls; c++)
-            tb_call_openblas(p, sides->openblas, out);
+            errors |= call_side(sides, side, p, state) != 0;
+        elapsed = now_ns() - start;
     }
-    int64_t elapsed = now_ns() - start;
     return errors ? -1 : elapsed;
 }
 
@@ -280,25 +298,26 @@ static int warm_up(struct bench *bench, const struct group *g, const struct side
         largest = g->sizes[i] > largest ? g->sizes[i] : largest;
     const int n = largest < WARM_UP_SIZE ? largest : WARM_UP_SIZE;
     struct tb_problem p;
-    if (tb_problem_init(&p, g->routine, g->transa, g->transb, n) != 0)
+    if (tb_problem_init(&p, g->routine, g->transa, g->transb, n, bench->settings.nrhs,
+                        &bench->openblas) != 0)
         return -1;
-    double *out = alloc_doubles(tb_problem_output_size(&p));
-    if (!out) {
+    struct tb_state state;
+    if (tb_state_init(&p, &state) != 0) {
         tb_problem_free(&p);
         return -1;
     }
     progress(bench, g, n, "warm-up");
     int status = 0;
     for (int side = 0; side < TB_SIDE_COUNT && status == 0; side++) {
-        memcpy(out, tb_problem_output_start(&p), tb_problem_output_size(&p) * sizeof *out);
+        tb_state_reset(&p, &state);
         int64_t spent = 0;
         while (spent < WARM_UP_NS && status == 0) {
-            int64_t ns = run_calls(sides, (enum tb_side)side, &p, out, 1);
+            int64_t ns = run_calls(sides, (enum tb_side)side, &p, &state, 1);
             status = ns < 0 ? -1 : 0;
             spent += ns;
         }
     }
-    free(out);
+    tb_state_free(&state);
     tb_problem_free(&p);
     return status;
 }
@@ -309,28 +328,32 @@ static int measure_size(struct bench *bench, struct group *g, int index, const s
     const struct settings *settings = &bench->settings;
     const int n = g->sizes[index];
     struct tb_problem p;
-    if (tb_problem_init(&p, g->routine, g->transa, g->transb, n) != 0)
+    if (tb_problem_init(&p, g->routine, g->transa, g->transb, n, settings->nrhs,
+                        &bench->openblas) != 0)
         return -1;
-    const size_t count = tb_problem_output_size(&p);
-    double *out[TB_SIDE_COUNT] = {alloc_doubles(count), alloc_doubles(count)};
+    struct tb_state out[TB_SIDE_COUNT];
+    int made = 0;
+    while (made < TB_SIDE_COUNT && tb_state_init(&p, &out[made]) == 0)
+        made++;
     double *gflops = calloc((size_t)settings->rounds * TB_SIDE_COUNT, sizeof *gflops);
-    int status = out[TB_TELA] && out[TB_OPENBLAS] && gflops ? 0 : -1;
+    int status = made == TB_SIDE_COUNT && gflops ? 0 : -1;
 
-    /* The check: one call of each side on the same starting output. */
+    /* The check: one call of each side from the same starting values. */
     int64_t per_call[TB_SIDE_COUNT] = {0, 0};
     progress(bench, g, n, "check");
     for (int side = 0; side < TB_SIDE_COUNT && status == 0; side++) {
-        memcpy(out[side], tb_problem_output_start(&p), count * sizeof(double));
-        per_call[side] = run_calls(sides, (enum tb_side)side, &p, out[side], 1);
+        tb_state_reset(&p, &out[side]);
+        per_call[side] = run_calls(sides, (enum tb_side)side, &p, &out[side], 1);
         if (per_call[side] < 0) {
-            fprintf(stderr, "\ntela-bench: %s returned an error at n=%d\n",
-                    tb_routine_names[g->routine], n);
+            fprintf(stderr, "\ntela-bench: %s's %s returned an error at n=%d\n",
+                    tb_side_labels[side], tb_routine_names[g->routine], n);
             bench->failed = 1;
             status = -1;
         }
     }
-    if (status == 0)
-        g->difference[index] = tb_problem_difference(&p, out[TB_TELA], out[TB_OPENBLAS]);
+    if (status == 0 && tb_problem_check(&p, &bench->openblas, &out[TB_TELA], &out[TB_OPENBLAS],
+                                        &g->check[index]) != 0)
+        status = -1;
 
     /* The batch: enough calls that the faster side's batch lasts batch_ms. The checked call
      * ran cold (caches, buffers sized on first use), so unless it was far longer than a batch
@@ -341,7 +364,7 @@ static int measure_size(struct bench *bench, struct group *g, int index, const s
             continue;
         int64_t spent = 0;
         while (spent < CALIBRATION_NS && status == 0) {
-            int64_t ns = run_calls(sides, (enum tb_side)side, &p, out[side], 1);
+            int64_t ns = run_calls(sides, (enum tb_side)side, &p, &out[side], 1);
             status = ns < 0 ? -1 : 0;
             spent += ns;
             per_call[side] = spent == ns || ns < per_call[side] ? ns : per_call[side];
@@ -365,8 +388,8 @@ static int measure_size(struct bench *bench, struct group *g, int index, const s
             /* Short calls: one untimed call first wakes this side's sleeping workers, so the
              * batch measures calls back to back, as a program making many of them sees. */
             if (calls > 1)
-                status = run_calls(sides, side, &p, out[side], 1) < 0 ? -1 : 0;
-            int64_t ns = status == 0 ? run_calls(sides, side, &p, out[side], calls) : -1;
+                status = run_calls(sides, side, &p, &out[side], 1) < 0 ? -1 : 0;
+            int64_t ns = status == 0 ? run_calls(sides, side, &p, &out[side], calls) : -1;
             if (ns <= 0) {
                 status = -1;
                 break;
@@ -381,8 +404,8 @@ static int measure_size(struct bench *bench, struct group *g, int index, const s
                 summarize(gflops + (size_t)side * (size_t)settings->rounds, settings->rounds);
     }
     free(gflops);
-    free(out[TB_TELA]);
-    free(out[TB_OPENBLAS]);
+    for (int side = 0; side < made; side++)
+        tb_state_free(&out[side]);
     tb_problem_free(&p);
     return status;
 }
@@ -395,6 +418,37 @@ static const char *group_label(const struct group *g, char *text, size_t size)
         snprintf(text, size, "%s %c%c", tb_routine_names[g->routine], g->transa, g->transb);
     else
         snprintf(text, size, "%s", tb_routine_names[g->routine]);
+    return text;
+}
+
+/* 1 if the checked calls of size index of g fail the check: a level-3 difference or either
+ * side's LAPACK residual above the tolerance (or NaN), or tela wrote the other triangle. */
+static int check_fails(const struct group *g, int index, double tolerance)
+{
+    const struct tb_check *c = &g->check[index];
+    if (!(c->difference <= tolerance) || c->other_triangle_written)
+        return 1;
+    return tb_routine_is_lapack(g->routine) && !(c->reference <= tolerance);
+}
+
+/* The check column of a table row. Level 3: the difference. LAPACK: tela's residual and
+ * OpenBLAS's in parentheses, and for getrf and gesv whether the pivots were the same. */
+static const char *format_check(const struct group *g, int index, double tolerance, char *text,
+                                size_t size)
+{
+    const struct tb_check *c = &g->check[index];
+    int used = snprintf(text, size, "%.3f", c->difference);
+    if (tb_routine_is_lapack(g->routine))
+        used += snprintf(text + used, size - (size_t)used, " (%.3f)", c->reference);
+    if (c->pivots_differ == 0)
+        used += snprintf(text + used, size - (size_t)used, ", same pivots");
+    else if (c->pivots_differ > 0)
+        used += snprintf(text + used, size - (size_t)used, ", %d pivots differ", c->pivots_differ);
+    if (c->other_triangle_written)
+        used += snprintf(text + used, size - (size_t)used, ", UPPER TRIANGLE WRITTEN");
+    if (check_fails(g, index, tolerance))
+        snprintf(text + used, size - (size_t)used, "  %s",
+                 tb_routine_is_lapack(g->routine) ? "RESIDUAL TOO LARGE" : "DISAGREE");
     return text;
 }
 
@@ -434,19 +488,23 @@ static void print_table(const struct bench *bench, const struct group *g)
            g->other_load + g->steal > BUSY_MACHINE_FRACTION ? ": NOT A QUIET MACHINE, times "
                                                               "are unreliable"
                                                             : "");
+    if (tb_routine_has_rhs(g->routine))
+        printf("  nrhs = %d; each call from the same inputs, copied in outside the timed part\n",
+               settings->nrhs);
+    else if (tb_routine_is_lapack(g->routine))
+        printf("  each call from the same input, copied in outside the timed part\n");
     printf("%6s | %-22s | %-22s | %13s | %7s | %s\n", "n", "tela", "OpenBLAS", "tela/OpenBLAS",
-           "calls", "diff");
+           "calls", tb_routine_is_lapack(g->routine) ? "residual: tela (OpenBLAS)" : "diff");
     for (int i = 0; i < g->done; i++) {
-        char tela[80], openblas[80], ratio[16];
+        char tela[80], openblas[80], ratio[16], check[128];
         struct summary t = g->result[i][TB_TELA], o = g->result[i][TB_OPENBLAS];
         if (o.median > 0.0)
             snprintf(ratio, sizeof ratio, "%.2f", t.median / o.median);
         else
             snprintf(ratio, sizeof ratio, "-");
-        printf("%6d | %-22s | %-22s | %13s | %7ld | %.3f%s\n", g->sizes[i],
+        printf("%6d | %-22s | %-22s | %13s | %7ld | %s\n", g->sizes[i],
                format_summary(t, tela, sizeof tela), format_summary(o, openblas, sizeof openblas),
-               ratio, g->calls[i], g->difference[i],
-               g->difference[i] <= settings->tolerance ? "" : "  DISAGREE");
+               ratio, g->calls[i], format_check(g, i, settings->tolerance, check, sizeof check));
     }
     fflush(stdout);
 }
@@ -456,18 +514,21 @@ static int write_csv(const struct bench *bench, const char *path)
     FILE *csv = fopen(path, "w");
     if (!csv)
         return -1;
-    fprintf(csv, "routine,trans,threads,n,side,gflops_median,gflops_min,gflops_max,rounds\n");
+    fprintf(csv, "routine,trans,threads,n,side,gflops_median,gflops_min,gflops_max,rounds,nrhs\n");
     for (int k = 0; k < bench->group_count; k++) {
         const struct group *g = &bench->groups[k];
         char trans[3] = {g->transa, g->transb, '\0'};
         if (g->routine != TB_GEMM)
             trans[1] = '\0';
+        char nrhs[16] = "";
+        if (tb_routine_has_rhs(g->routine))
+            snprintf(nrhs, sizeof nrhs, "%d", bench->settings.nrhs);
         for (int i = 0; i < g->done; i++) {
             for (int side = 0; side < TB_SIDE_COUNT; side++) {
                 struct summary s = g->result[i][side];
-                fprintf(csv, "%s,%s,%d,%d,%s,%.3f,%.3f,%.3f,%d\n", tb_routine_names[g->routine],
+                fprintf(csv, "%s,%s,%d,%d,%s,%.3f,%.3f,%.3f,%d,%s\n", tb_routine_names[g->routine],
                         trans, g->threads, g->sizes[i], tb_side_names[side], s.median, s.min, s.max,
-                        bench->settings.rounds);
+                        bench->settings.rounds, nrhs);
             }
         }
     }
@@ -497,6 +558,13 @@ static int write_plot(const struct bench *bench, const char *path, const char *s
             if (!panel) {
                 panel = &panels[panel_count++];
                 snprintf(panel->title, sizeof panel->title, "%s", label);
+                if (tb_routine_has_rhs(g->routine))
+                    snprintf(panel->x_label, sizeof panel->x_label, "n (nrhs = %d; log scale)",
+                             bench->settings.nrhs);
+                else if (tb_routine_is_lapack(g->routine))
+                    snprintf(panel->x_label, sizeof panel->x_label, "n (log scale)");
+                else
+                    snprintf(panel->x_label, sizeof panel->x_label, "n (m = n = k; log scale)");
                 panel->series = &series[series_count];
             }
             /* A group's series follow its panel's earlier ones: groups of one panel are
@@ -595,6 +663,18 @@ static int print_provenance(const struct bench *bench)
                      (tb_any_function)ob->dtrmm},
         [TB_SYRK] = {"tela_dsyrk", "cblas_dsyrk", (tb_any_function)tela_dsyrk,
                      (tb_any_function)ob->dsyrk},
+        [TB_GETRF] = {"tela_dgetrf", "dgetrf_", (tb_any_function)tela_dgetrf,
+                      (tb_any_function)ob->dgetrf},
+        [TB_GETRS] = {"tela_dgetrs", "dgetrs_", (tb_any_function)tela_dgetrs,
+                      (tb_any_function)ob->dgetrs},
+        [TB_POTRF] = {"tela_dpotrf", "dpotrf_", (tb_any_function)tela_dpotrf,
+                      (tb_any_function)ob->dpotrf},
+        [TB_POTRS] = {"tela_dpotrs", "dpotrs_", (tb_any_function)tela_dpotrs,
+                      (tb_any_function)ob->dpotrs},
+        [TB_GESV] = {"tela_dgesv", "dgesv_", (tb_any_function)tela_dgesv,
+                     (tb_any_function)ob->dgesv},
+        [TB_POSV] = {"tela_dposv", "dposv_", (tb_any_function)tela_dposv,
+                     (tb_any_function)ob->dposv},
     };
     int status = 0;
     printf("  routines compared, and the file each was found in (dladdr):\n");
@@ -631,8 +711,8 @@ static void print_header(const struct bench *bench)
     const char *core = ob->get_corename();
     const int parallel = ob->get_parallel ? ob->get_parallel() : -1;
 
-    printf("tela-bench: tela's level-3 kernels against OpenBLAS, same problems and thread "
-           "counts, one process\n");
+    printf("tela-bench: tela's kernels against OpenBLAS, same problems and thread counts, one "
+           "process\n");
     printf("  CPU: %s (family %s, model %s), %ld CPUs online, %d in this process's affinity "
            "mask\n",
            model, family, cpu_model, sysconf(_SC_NPROCESSORS_ONLN), cpus);
@@ -650,9 +730,23 @@ static void print_header(const struct bench *bench)
     printf("    config: %s\n", ob->get_config ? ob->get_config() : "(no openblas_get_config)");
     printf("    environment: OPENBLAS_CORETYPE=%s OPENBLAS_L2_SIZE=%s\n",
            coretype ? coretype : "(unset)", l2 ? l2 : "(unset)");
-    printf("  problems: square, column-major, lda = n; gemm C = op(A) op(B) + C; trsm B = A^-1 B "
-           "and trmm B = A B\n  (side L, lower, no transpose, non-unit); syrk C = A A^T + C "
-           "(lower); flops 2n^3 (gemm), n^3 (others)\n");
+    int level3 = 0, lapack = 0;
+    for (int i = 0; i < settings->routine_count; i++) {
+        lapack |= tb_routine_is_lapack(settings->routines[i]);
+        level3 |= !tb_routine_is_lapack(settings->routines[i]);
+    }
+    printf("  problems: square, column-major, lda = n%s\n", level3 ? ";" : "");
+    if (level3)
+        printf("  gemm C = op(A) op(B) + C; trsm B = A^-1 B and trmm B = A B (side L, lower, no "
+               "transpose,\n  non-unit); syrk C = A A^T + C (lower); flops 2n^3 (gemm), n^3 "
+               "(trsm, trmm, syrk)\n");
+    if (lapack)
+        printf("  getrf A = P L U (A uniform in [-1, 1)), potrf A = L L^T (uplo L, A symmetric "
+               "positive definite);\n  getrs, potrs: A X = B with factors computed once by "
+               "OpenBLAS, B n x nrhs, nrhs = %d;\n  gesv, posv: factor and solve; flops "
+               "2/3 n^3 (getrf), 1/3 n^3 (potrf), 2 n^2 nrhs (getrs,\n  potrs), their sums "
+               "(gesv, posv); OpenBLAS through its Fortran entry points (dgetrf_, ...)\n",
+               settings->nrhs);
     printf("  threads: 1 = tela_par_seq(); t > 1 = tela_par_team(team) on a team of width t "
            "held for the\n  routine (tela_pool_create + tela_team_acquire; tela's gate may run "
            "a call narrower);\n  OpenBLAS: openblas_set_num_threads(t)\n");
@@ -662,10 +756,21 @@ static void print_header(const struct bench *bench)
            "(short calls) one untimed call, then a batch of calls\n  lasting >= %.1f ms "
            "(column calls); GFLOP/s = flops x calls / batch time\n",
            settings->rounds, settings->batch_ms);
-    printf("  agreement (column diff): max |tela - OpenBLAS| / (n eps max|A| max|B|) "
-           "(trsm: max|X| for max|B|,\n  syrk: max|A|^2) after one call from the same inputs; "
-           "above %g is an error\n",
-           settings->tolerance);
+    if (lapack)
+        printf("  LAPACK routines: every call starts from the same inputs (A, B), copied in "
+               "before it outside the\n  timed part; the batch time is the sum of the calls' "
+               "own times\n");
+    if (level3)
+        printf("  agreement (column diff): max |tela - OpenBLAS| / (n eps max|A| max|B|) "
+               "(trsm: max|X| for max|B|,\n  syrk: max|A|^2) after one call from the same "
+               "inputs; above %g is an error\n",
+               settings->tolerance);
+    if (lapack)
+        printf("  residuals (LAPACK routines; 1-norms, eps = 2^-52): getrf ||PA - LU|| / (n ||A|| "
+               "eps), potrf\n  ||A - LL^T|| / (n ||A|| eps), solves max_j ||b_j - A x_j|| / (n "
+               "||A|| ||x_j|| eps); each\n  side's, computed with OpenBLAS's BLAS; above %g is "
+               "an error; getrf, gesv: whether both sides\n  chose the same pivots\n",
+               settings->tolerance);
     fflush(stdout);
 
     if (coretype && !openblas_avx512_core(core))
@@ -691,26 +796,29 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: tela-bench [options]\n"
-            "  --routines LIST   gemm,trsm,trmm,syrk or all (default gemm; --quick: all)\n"
+            "  --routines LIST   any of gemm,trsm,trmm,syrk,getrf,getrs,potrf,potrs,gesv,posv;\n"
+            "                    blas (the first four), lapack (the last six) or all\n"
+            "                    (default gemm; --quick: the level-3 four, getrf, potrf)\n"
             "  --trans LIST      gemm transposes: NN,NT,TN,TT or all (default NN)\n"
             "  --threads LIST    thread counts, e.g. 1,2 (default 1 and the CPUs available)\n"
-            "  --sizes LIST      n values, e.g. 16,64,256 (default 16 ... 2048; --quick: "
-            "that for gemm,\n"
-            "                    64,256,1024 for the others)\n"
+            "  --sizes LIST      n values, e.g. 16,64,256 (default 16 ... 2048 for level 3,\n"
+            "                    64 ... 2048 for LAPACK; --quick: that for gemm, 64,256,1024\n"
+            "                    for trsm, trmm, syrk, 256,1024 for getrf, potrf)\n"
+            "  --nrhs N          right-hand sides of getrs, potrs, gesv, posv (default %d)\n"
             "  --rounds N        interleaved rounds per size (default %d; --quick: %d)\n"
-            "  --quick           the demo's set (under a minute on 2 CPUs)\n"
+            "  --quick           the demo's set (about a minute on 2 CPUs)\n"
             "  --batch-ms MS     least length of a timed batch (default %.0f)\n"
             "  --peak-gflops G   nominal double peak of one core, GFLOP/s (default %.0f)\n"
             "  --tolerance T     largest agreement difference accepted (default %g)\n"
             "  --settle-max-ms N longest wait for idle threads before a round (default %d)\n"
             "  --openblas PATH   the OpenBLAS to load (default: the pthreads build, found)\n"
-            "  --csv FILE        write rows "
-            "routine,trans,threads,n,side,gflops_median,gflops_min,gflops_max,rounds\n"
+            "  --csv FILE        write rows routine,trans,threads,n,side,gflops_median,\n"
+            "                    gflops_min,gflops_max,rounds,nrhs\n"
             "  --plot FILE       write an SVG plot of GFLOP/s against n\n"
             "exit status: 0 ok, 1 error or disagreement, 2 bad arguments, %d OpenBLAS not "
             "found\n",
-            DEFAULT_ROUNDS, QUICK_ROUNDS, DEFAULT_BATCH_MS, DEFAULT_PEAK_GFLOPS, DEFAULT_TOLERANCE,
-            DEFAULT_SETTLE_MAX_MS, EXIT_SKIPPED);
+            DEFAULT_NRHS, DEFAULT_ROUNDS, QUICK_ROUNDS, DEFAULT_BATCH_MS, DEFAULT_PEAK_GFLOPS,
+            DEFAULT_TOLERANCE, DEFAULT_SETTLE_MAX_MS, EXIT_SKIPPED);
 }
 
 static int parse_int(const char *option, const char *text, long min, long max, int *out)
@@ -780,10 +888,15 @@ static int parse_int_list(const char *option, const char *text, long min, long m
 
 static int parse_routines(const char *text, struct settings *settings)
 {
-    if (text && !strcmp(text, "all")) {
-        for (int r = 0; r < TB_ROUTINE_COUNT; r++)
-            settings->routines[r] = (enum tb_routine)r;
-        settings->routine_count = TB_ROUTINE_COUNT;
+    const int all = text && !strcmp(text, "all");
+    const int blas = text && !strcmp(text, "blas");
+    const int lapack = text && !strcmp(text, "lapack");
+    if (all || blas || lapack) {
+        settings->routine_count = 0;
+        for (int r = 0; r < TB_ROUTINE_COUNT; r++) {
+            if (all || tb_routine_is_lapack((enum tb_routine)r) == lapack)
+                settings->routines[settings->routine_count++] = (enum tb_routine)r;
+        }
         return 0;
     }
     char items[TB_ROUTINE_COUNT][32];
@@ -801,7 +914,9 @@ static int parse_routines(const char *text, struct settings *settings)
                 found = -2;
         }
         if (found < 0) {
-            fprintf(stderr, "tela-bench: --routines: '%s' is not one of gemm, trsm, trmm, syrk%s\n",
+            fprintf(stderr,
+                    "tela-bench: --routines: '%s' is not one of gemm, trsm, trmm, syrk, getrf, "
+                    "getrs, potrf, potrs, gesv, posv%s\n",
                     items[i], found == -2 ? " (or is repeated)" : "");
             return -1;
         }
@@ -839,6 +954,7 @@ static int parse_arguments(int argc, char **argv, struct settings *settings)
     settings->peak_gflops = DEFAULT_PEAK_GFLOPS;
     settings->tolerance = DEFAULT_TOLERANCE;
     settings->settle_max_ms = DEFAULT_SETTLE_MAX_MS;
+    settings->nrhs = DEFAULT_NRHS;
     for (int i = 1; i < argc; i++) {
         const char *option = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
         int takes_value = 1, status = 0;
@@ -857,6 +973,8 @@ static int parse_arguments(int argc, char **argv, struct settings *settings)
                                     &settings->size_count);
         } else if (!strcmp(option, "--rounds")) {
             status = parse_int(option, value, 1, 10000, &settings->rounds);
+        } else if (!strcmp(option, "--nrhs")) {
+            status = parse_int(option, value, 1, MAX_SIZE, &settings->nrhs);
         } else if (!strcmp(option, "--batch-ms")) {
             status = parse_double(option, value, 0.01, 60000.0, &settings->batch_ms);
         } else if (!strcmp(option, "--peak-gflops")) {
@@ -937,9 +1055,16 @@ static int make_groups(struct bench *bench)
                 g->threads = settings->threads[k];
                 const int *sizes = settings->sizes;
                 int size_count = settings->size_count;
-                if (!size_count && settings->quick && routine != TB_GEMM) {
+                const int lapack = tb_routine_is_lapack(routine);
+                if (!size_count && settings->quick && lapack) {
+                    sizes = quick_lapack_sizes;
+                    size_count = (int)(sizeof quick_lapack_sizes / sizeof quick_lapack_sizes[0]);
+                } else if (!size_count && settings->quick && routine != TB_GEMM) {
                     sizes = quick_sizes;
                     size_count = (int)(sizeof quick_sizes / sizeof quick_sizes[0]);
+                } else if (!size_count && lapack) {
+                    sizes = lapack_sizes;
+                    size_count = (int)(sizeof lapack_sizes / sizeof lapack_sizes[0]);
                 } else if (!size_count) {
                     sizes = default_sizes;
                     size_count = (int)(sizeof default_sizes / sizeof default_sizes[0]);
@@ -1050,9 +1175,9 @@ int main(int argc, char **argv)
     for (int k = 0; k < bench.group_count; k++) {
         const struct group *g = &bench.groups[k];
         for (int i = 0; i < g->done; i++) {
-            double d = g->difference[i];
+            double d = g->check[i].difference;
             checked++;
-            if (!(d <= settings->tolerance))
+            if (check_fails(g, i, settings->tolerance))
                 disagreements++;
             if (!isnan(largest) && (isnan(d) || d > largest)) {
                 char label[32];
@@ -1062,7 +1187,7 @@ int main(int argc, char **argv)
             }
         }
     }
-    printf("\nagreement: %d of %d checked sizes within %g; largest diff %.3f (%s)\n",
+    printf("\nagreement: %d of %d checked sizes within %g; largest diff/residual %.3f (%s)\n",
            checked - disagreements, checked, settings->tolerance, largest, largest_at);
     if (bench.settle_timeouts)
         printf("note: %ld rounds started after %d ms with other threads still busy\n",
@@ -1093,7 +1218,10 @@ int main(int argc, char **argv)
     }
     free(bench.groups);
     if (disagreements) {
-        fprintf(stderr, "tela-bench: %d size(s) where tela and OpenBLAS disagree\n", disagreements);
+        fprintf(stderr,
+                "tela-bench: %d size(s) where tela and OpenBLAS disagree or a residual is too "
+                "large\n",
+                disagreements);
         return 1;
     }
     return status == 0 ? 0 : 1;

@@ -101,6 +101,12 @@ int tb_openblas_load(struct tb_openblas *ob, const char *path, char *why, size_t
         {"cblas_dtrsm", offsetof(struct tb_openblas, dtrsm), sizeof(tb_cblas_dtrxm_fn), 0},
         {"cblas_dtrmm", offsetof(struct tb_openblas, dtrmm), sizeof(tb_cblas_dtrxm_fn), 0},
         {"cblas_dsyrk", offsetof(struct tb_openblas, dsyrk), sizeof(tb_cblas_dsyrk_fn), 0},
+        {"dgetrf_", offsetof(struct tb_openblas, dgetrf), sizeof(tb_dgetrf_fn), 0},
+        {"dgetrs_", offsetof(struct tb_openblas, dgetrs), sizeof(tb_dgetrs_fn), 0},
+        {"dgesv_", offsetof(struct tb_openblas, dgesv), sizeof(tb_dgesv_fn), 0},
+        {"dpotrf_", offsetof(struct tb_openblas, dpotrf), sizeof(tb_dpotrf_fn), 0},
+        {"dpotrs_", offsetof(struct tb_openblas, dpotrs), sizeof(tb_dpotrs_fn), 0},
+        {"dposv_", offsetof(struct tb_openblas, dposv), sizeof(tb_dposv_fn), 0},
         {"openblas_get_corename", offsetof(struct tb_openblas, get_corename),
          sizeof(char *(*)(void)), 0},
         {"openblas_get_config", offsetof(struct tb_openblas, get_config), sizeof(char *(*)(void)),
@@ -116,7 +122,7 @@ int tb_openblas_load(struct tb_openblas *ob, const char *path, char *why, size_t
         if (!find_symbol(ob->handle, symbols[i].name, (char *)ob + symbols[i].offset,
                          symbols[i].size) &&
             !symbols[i].optional) {
-            snprintf(why, why_size, "%s has no %s: not an OpenBLAS with CBLAS",
+            snprintf(why, why_size, "%s has no %s: not an OpenBLAS with CBLAS and LAPACK",
                      path ? path : "the library loaded", symbols[i].name);
             return TB_OPENBLAS_INCOMPLETE;
         }

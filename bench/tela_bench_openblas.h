@@ -1,6 +1,6 @@
 /* tela_bench_openblas.h — OpenBLAS for tela-bench, loaded at run time into a link-map namespace
- * of its own: libtela exports cblas_dgemm and dgemm_ too, so a normal link could bind either
- * library's calls to the other's code. Nothing of OpenBLAS is linked at build time. */
+ * of its own: libtela exports cblas_dgemm, dgemm_ and dgetrf_ too, so a normal link could bind
+ * either library's calls to the other's code. Nothing of OpenBLAS is linked at build time. */
 #ifndef TELA_BENCH_OPENBLAS_H
 #define TELA_BENCH_OPENBLAS_H
 
@@ -31,6 +31,27 @@ typedef void (*tb_cblas_dtrxm_fn)(int layout, int side, int uplo, int transa, in
 typedef void (*tb_cblas_dsyrk_fn)(int layout, int uplo, int trans, int n, int k, double alpha,
                                   const double *a, int lda, double beta, double *c, int ldc);
 
+/* OpenBLAS's LAPACK through the Fortran ABI (LP64): every argument by address, and after them a
+ * hidden length for each character argument, as gfortran passes it (size_t since gfortran 8;
+ * OpenBLAS's own C versions of some routines simply ignore it). LAPACKE is not used: its
+ * wrappers add work of their own (dpotrf's NaN check of the whole input) that tela's calls do
+ * not do. */
+typedef void (*tb_dgetrf_fn)(const int *m, const int *n, double *a, const int *lda, int *ipiv,
+                             int *info);
+typedef void (*tb_dgetrs_fn)(const char *trans, const int *n, const int *nrhs, const double *a,
+                             const int *lda, const int *ipiv, double *b, const int *ldb, int *info,
+                             size_t trans_length);
+typedef void (*tb_dgesv_fn)(const int *n, const int *nrhs, double *a, const int *lda, int *ipiv,
+                            double *b, const int *ldb, int *info);
+typedef void (*tb_dpotrf_fn)(const char *uplo, const int *n, double *a, const int *lda, int *info,
+                             size_t uplo_length);
+typedef void (*tb_dpotrs_fn)(const char *uplo, const int *n, const int *nrhs, const double *a,
+                             const int *lda, double *b, const int *ldb, int *info,
+                             size_t uplo_length);
+typedef void (*tb_dposv_fn)(const char *uplo, const int *n, const int *nrhs, double *a,
+                            const int *lda, double *b, const int *ldb, int *info,
+                            size_t uplo_length);
+
 struct tb_openblas {
     void *handle;                 /* from dlmopen(LM_ID_NEWLM, ...) */
     char path[4096];              /* the file loaded, symbolic links resolved */
@@ -39,6 +60,12 @@ struct tb_openblas {
     tb_cblas_dtrxm_fn dtrsm;      /* cblas_dtrsm */
     tb_cblas_dtrxm_fn dtrmm;      /* cblas_dtrmm */
     tb_cblas_dsyrk_fn dsyrk;      /* cblas_dsyrk */
+    tb_dgetrf_fn dgetrf;          /* dgetrf_ */
+    tb_dgetrs_fn dgetrs;          /* dgetrs_ */
+    tb_dgesv_fn dgesv;            /* dgesv_ */
+    tb_dpotrf_fn dpotrf;          /* dpotrf_ */
+    tb_dpotrs_fn dpotrs;          /* dpotrs_ */
+    tb_dposv_fn dposv;            /* dposv_ */
     char *(*get_corename)(void);  /* openblas_get_corename: the kernels chosen at load */
     char *(*get_config)(void);    /* openblas_get_config; NULL if this build lacks it */
     int (*get_parallel)(void);    /* openblas_get_parallel (0 serial, 1 pthreads, 2 OpenMP),

@@ -113,9 +113,8 @@ static void draw_x_axis(FILE *out, const struct frame *f, const struct tb_plot_p
                     f->top + f->height + 19, sizes[k]);
         }
     }
-    fprintf(out,
-            "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">n (m = n = k; log scale)</text>\n",
-            f->left + f->width / 2, f->top + f->height + 38);
+    fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
+            f->left + f->width / 2, f->top + f->height + 38, panel->x_label);
 }
 
 static void draw_y_axis(FILE *out, const struct frame *f)

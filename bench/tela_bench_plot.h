@@ -19,7 +19,8 @@ struct tb_plot_series {
 };
 
 struct tb_plot_panel {
-    char title[96]; /* e.g. "gemm NN" */
+    char title[96];   /* e.g. "gemm NN" */
+    char x_label[64]; /* e.g. "n (m = n = k; log scale)" */
     int series_count;
     const struct tb_plot_series *series; /* owned by the caller */
 };

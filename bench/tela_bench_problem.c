@@ -1,6 +1,8 @@
-/* tela_bench_problem.c — inputs, calls and result comparison for tela-bench. Inputs come from a
+/* tela_bench_problem.c — inputs, calls and result checks for tela-bench. Inputs come from a
  * fixed-seed generator, so every run and both sides see the same numbers; the triangle a
- * routine must not read holds values too, so reading it shows up as a disagreement. */
+ * routine must not read holds values too, so reading it shows up as a disagreement. The LAPACK
+ * routines are checked by residuals (two correct factorizations may pick different pivots or
+ * round differently), computed with OpenBLAS's BLAS, never with tela's. */
 #include "tela_bench_problem.h"
 
 #include <float.h>
@@ -10,7 +12,9 @@
 #include <string.h>
 
 const char *const tb_routine_names[TB_ROUTINE_COUNT] = {
-    [TB_GEMM] = "gemm", [TB_TRSM] = "trsm", [TB_TRMM] = "trmm", [TB_SYRK] = "syrk"};
+    [TB_GEMM] = "gemm",   [TB_TRSM] = "trsm",   [TB_TRMM] = "trmm",   [TB_SYRK] = "syrk",
+    [TB_GETRF] = "getrf", [TB_GETRS] = "getrs", [TB_POTRF] = "potrf", [TB_POTRS] = "potrs",
+    [TB_GESV] = "gesv",   [TB_POSV] = "posv"};
 const char *const tb_side_names[TB_SIDE_COUNT] = {[TB_TELA] = "tela", [TB_OPENBLAS] = "openblas"};
 const char *const tb_side_labels[TB_SIDE_COUNT] = {[TB_TELA] = "tela", [TB_OPENBLAS] = "OpenBLAS"};
 
@@ -29,11 +33,31 @@ static double next_uniform(uint64_t *state)
     return (double)((x * 0x2545F4914F6CDD1DULL) >> 11) * 0x1.0p-53 * 2.0 - 1.0;
 }
 
+int tb_routine_is_lapack(enum tb_routine routine)
+{
+    return routine >= TB_GETRF && routine < TB_ROUTINE_COUNT;
+}
+
+int tb_routine_has_rhs(enum tb_routine routine)
+{
+    return routine == TB_GETRS || routine == TB_POTRS || routine == TB_GESV || routine == TB_POSV;
+}
+
+static void *alloc_bytes(size_t bytes)
+{
+    bytes = (bytes + TB_ALIGNMENT - 1) / TB_ALIGNMENT * TB_ALIGNMENT;
+    return aligned_alloc(TB_ALIGNMENT, bytes ? bytes : TB_ALIGNMENT);
+}
+
+/* rows x cols doubles. */
+static double *alloc_doubles(int rows, int cols)
+{
+    return alloc_bytes((size_t)rows * (size_t)cols * sizeof(double));
+}
+
 static double *alloc_matrix(int n)
 {
-    size_t bytes = (size_t)n * (size_t)n * sizeof(double);
-    bytes = (bytes + TB_ALIGNMENT - 1) / TB_ALIGNMENT * TB_ALIGNMENT;
-    return aligned_alloc(TB_ALIGNMENT, bytes);
+    return alloc_doubles(n, n);
 }
 
 static void fill_uniform(double *x, size_t count, uint64_t *state)
@@ -94,33 +118,112 @@ static int make_involution(double *a, int n, uint64_t *state)
     return 0;
 }
 
-int tb_problem_init(struct tb_problem *p, enum tb_routine routine, char transa, char transb, int n)
+/* A symmetric positive definite matrix in the lower triangle of a: entries uniform in [-1, 1)
+ * below the diagonal, n + |u| on it (strictly diagonally dominant, so positive definite and
+ * well conditioned); the strict upper triangle keeps independent random values, which a
+ * routine told uplo 'L' must neither read nor write. */
+static void make_spd_lower(double *a, int n, uint64_t *state)
+{
+    const size_t nn = (size_t)n;
+    for (size_t j = 0; j < nn; j++) {
+        for (size_t i = 0; i < nn; i++) {
+            double u = next_uniform(state);
+            a[i + j * nn] = i == j ? (double)n + fabs(u) : u;
+        }
+    }
+}
+
+/* The flops of one call, as LAPACK's timing programs count them to leading order. */
+static double routine_flops(enum tb_routine routine, int n, int nrhs)
+{
+    const double n3 = (double)n * (double)n * (double)n;
+    const double solve = 2.0 * (double)n * (double)n * (double)nrhs;
+    switch (routine) {
+    case TB_GEMM:
+        return 2.0 * n3;
+    case TB_TRSM:
+    case TB_TRMM:
+    case TB_SYRK:
+        return n3;
+    case TB_GETRF:
+        return 2.0 / 3.0 * n3;
+    case TB_POTRF:
+        return n3 / 3.0;
+    case TB_GETRS:
+    case TB_POTRS:
+        return solve;
+    case TB_GESV:
+        return 2.0 / 3.0 * n3 + solve;
+    case TB_POSV:
+        return n3 / 3.0 + solve;
+    case TB_ROUTINE_COUNT:
+        break;
+    }
+    return 0.0;
+}
+
+/* getrs, potrs: the reference factors of p->a, computed once by OpenBLAS. */
+static int make_reference_factors(struct tb_problem *p, const struct tb_openblas *ob)
+{
+    const int n = p->n;
+    const size_t nn = (size_t)n;
+    p->factors = alloc_matrix(n);
+    if (!p->factors)
+        return -1;
+    memcpy(p->factors, p->a, nn * nn * sizeof(double));
+    int info = 0;
+    if (p->routine == TB_GETRS) {
+        p->pivots = alloc_bytes(nn * sizeof *p->pivots);
+        p->pivots_lp64 = alloc_bytes(nn * sizeof *p->pivots_lp64);
+        if (!p->pivots || !p->pivots_lp64)
+            return -1;
+        ob->dgetrf(&n, &n, p->factors, &n, p->pivots_lp64, &info);
+        for (size_t i = 0; i < nn; i++)
+            p->pivots[i] = p->pivots_lp64[i];
+    } else {
+        ob->dpotrf("L", &n, p->factors, &n, &info, 1);
+    }
+    return info == 0 ? 0 : -1;
+}
+
+int tb_problem_init(struct tb_problem *p, enum tb_routine routine, char transa, char transb, int n,
+                    int nrhs, const struct tb_openblas *ob)
 {
     memset(p, 0, sizeof *p);
     p->routine = routine;
     p->transa = transa;
     p->transb = transb;
     p->n = n;
-    const double n3 = (double)n * (double)n * (double)n;
-    p->flops = routine == TB_GEMM ? 2.0 * n3 : n3;
+    p->nrhs = tb_routine_has_rhs(routine) ? nrhs : 0;
+    p->flops = routine_flops(routine, n, p->nrhs);
 
     /* A seed per routine and size: every run, and both sides, see the same inputs. */
     uint64_t state = 0x9E3779B97F4A7C15ULL ^ ((uint64_t)routine << 32 | (uint64_t)n);
     const size_t count = (size_t)n * (size_t)n;
+    const int lapack = tb_routine_is_lapack(routine);
+    const int has_b = lapack ? p->nrhs > 0 : routine != TB_SYRK;
+    const int has_c = routine == TB_GEMM || routine == TB_SYRK;
     p->a = alloc_matrix(n);
-    p->b = routine == TB_SYRK ? NULL : alloc_matrix(n);
-    p->c = routine == TB_GEMM || routine == TB_SYRK ? alloc_matrix(n) : NULL;
-    if (!p->a || (routine != TB_SYRK && !p->b) ||
-        ((routine == TB_GEMM || routine == TB_SYRK) && !p->c)) {
+    p->b = has_b ? alloc_doubles(n, lapack ? p->nrhs : n) : NULL;
+    p->c = has_c ? alloc_matrix(n) : NULL;
+    if (!p->a || (has_b && !p->b) || (has_c && !p->c)) {
         tb_problem_free(p);
         return -1;
     }
-    fill_uniform(p->a, count, &state);
+    const int spd = routine == TB_POTRF || routine == TB_POTRS || routine == TB_POSV;
+    if (spd)
+        make_spd_lower(p->a, n, &state);
+    else
+        fill_uniform(p->a, count, &state);
     if (p->b)
-        fill_uniform(p->b, count, &state);
+        fill_uniform(p->b, (size_t)n * (size_t)(lapack ? p->nrhs : n), &state);
     if (p->c)
         fill_uniform(p->c, count, &state);
     if ((routine == TB_TRSM || routine == TB_TRMM) && make_involution(p->a, n, &state) != 0) {
+        tb_problem_free(p);
+        return -1;
+    }
+    if ((routine == TB_GETRS || routine == TB_POTRS) && make_reference_factors(p, ob) != 0) {
         tb_problem_free(p);
         return -1;
     }
@@ -132,22 +235,66 @@ void tb_problem_free(struct tb_problem *p)
     free(p->a);
     free(p->b);
     free(p->c);
-    p->a = p->b = p->c = NULL;
+    free(p->factors);
+    free(p->pivots);
+    free(p->pivots_lp64);
+    p->a = p->b = p->c = p->factors = NULL;
+    p->pivots = NULL;
+    p->pivots_lp64 = NULL;
 }
 
-size_t tb_problem_output_size(const struct tb_problem *p)
+/* ---- one side's buffers ------------------------------------------------------------------- */
+
+int tb_state_init(const struct tb_problem *p, struct tb_state *s)
 {
-    return (size_t)p->n * (size_t)p->n;
+    memset(s, 0, sizeof *s);
+    const enum tb_routine r = p->routine;
+    const size_t n = (size_t)p->n;
+    const int has_matrix = r != TB_GETRS && r != TB_POTRS;
+    const int has_pivots = r == TB_GETRF || r == TB_GESV;
+    s->matrix = has_matrix ? alloc_matrix(p->n) : NULL;
+    s->rhs = p->nrhs > 0 ? alloc_doubles(p->n, p->nrhs) : NULL;
+    s->pivots = has_pivots ? alloc_bytes(n * sizeof *s->pivots) : NULL;
+    s->pivots_lp64 = has_pivots ? alloc_bytes(n * sizeof *s->pivots_lp64) : NULL;
+    if ((has_matrix && !s->matrix) || (p->nrhs > 0 && !s->rhs) ||
+        (has_pivots && (!s->pivots || !s->pivots_lp64))) {
+        tb_state_free(s);
+        return -1;
+    }
+    if (has_pivots) {
+        for (size_t i = 0; i < n; i++)
+            s->pivots[i] = s->pivots_lp64[i] = 0;
+    }
+    tb_state_reset(p, s);
+    return 0;
 }
 
-const double *tb_problem_output_start(const struct tb_problem *p)
+void tb_state_reset(const struct tb_problem *p, struct tb_state *s)
 {
-    return p->c ? p->c : p->b;
+    const size_t n = (size_t)p->n;
+    if (s->matrix) {
+        const double *start = tb_routine_is_lapack(p->routine) ? p->a : p->c ? p->c : p->b;
+        memcpy(s->matrix, start, n * n * sizeof(double));
+    }
+    if (s->rhs)
+        memcpy(s->rhs, p->b, n * (size_t)p->nrhs * sizeof(double));
 }
 
-int tb_call_tela(const struct tb_problem *p, tela_par par, double *out)
+void tb_state_free(struct tb_state *s)
 {
-    const tela_int n = p->n;
+    free(s->matrix);
+    free(s->rhs);
+    free(s->pivots);
+    free(s->pivots_lp64);
+    memset(s, 0, sizeof *s);
+}
+
+/* ---- calls -------------------------------------------------------------------------------- */
+
+int tb_call_tela(const struct tb_problem *p, tela_par par, struct tb_state *s)
+{
+    const tela_int n = p->n, nrhs = p->nrhs;
+    double *out = s->matrix;
     switch (p->routine) {
     case TB_GEMM:
         return tela_dgemm(par, p->transa, p->transb, n, n, n, 1.0, p->a, n, p->b, n, 1.0, out, n);
@@ -157,6 +304,18 @@ int tb_call_tela(const struct tb_problem *p, tela_par par, double *out)
         return tela_dtrmm(par, 'L', 'L', 'N', 'N', n, n, 1.0, p->a, n, out, n);
     case TB_SYRK:
         return tela_dsyrk(par, 'L', 'N', n, n, 1.0, p->a, n, 1.0, out, n);
+    case TB_GETRF:
+        return tela_dgetrf(par, n, n, out, n, s->pivots);
+    case TB_GETRS:
+        return tela_dgetrs(par, 'N', n, nrhs, p->factors, n, p->pivots, s->rhs, n);
+    case TB_GESV:
+        return tela_dgesv(par, n, nrhs, out, n, s->pivots, s->rhs, n);
+    case TB_POTRF:
+        return tela_dpotrf(par, 'L', n, out, n);
+    case TB_POTRS:
+        return tela_dpotrs(par, 'L', n, nrhs, p->factors, n, s->rhs, n);
+    case TB_POSV:
+        return tela_dposv(par, 'L', n, nrhs, out, n, s->rhs, n);
     case TB_ROUTINE_COUNT:
         break;
     }
@@ -168,9 +327,11 @@ static int cblas_trans(char trans)
     return trans == 'N' ? TB_CBLAS_NO_TRANS : TB_CBLAS_TRANS;
 }
 
-void tb_call_openblas(const struct tb_problem *p, const struct tb_openblas *ob, double *out)
+int tb_call_openblas(const struct tb_problem *p, const struct tb_openblas *ob, struct tb_state *s)
 {
-    const int n = p->n;
+    const int n = p->n, nrhs = p->nrhs;
+    double *out = s->matrix;
+    int info = 0;
     switch (p->routine) {
     case TB_GEMM:
         ob->dgemm(TB_CBLAS_COL_MAJOR, cblas_trans(p->transa), cblas_trans(p->transb), n, n, n, 1.0,
@@ -188,10 +349,31 @@ void tb_call_openblas(const struct tb_problem *p, const struct tb_openblas *ob, 
         ob->dsyrk(TB_CBLAS_COL_MAJOR, TB_CBLAS_LOWER, TB_CBLAS_NO_TRANS, n, n, 1.0, p->a, n, 1.0,
                   out, n);
         break;
+    case TB_GETRF:
+        ob->dgetrf(&n, &n, out, &n, s->pivots_lp64, &info);
+        break;
+    case TB_GETRS:
+        ob->dgetrs("N", &n, &nrhs, p->factors, &n, p->pivots_lp64, s->rhs, &n, &info, 1);
+        break;
+    case TB_GESV:
+        ob->dgesv(&n, &nrhs, out, &n, s->pivots_lp64, s->rhs, &n, &info);
+        break;
+    case TB_POTRF:
+        ob->dpotrf("L", &n, out, &n, &info, 1);
+        break;
+    case TB_POTRS:
+        ob->dpotrs("L", &n, &nrhs, p->factors, &n, s->rhs, &n, &info, 1);
+        break;
+    case TB_POSV:
+        ob->dposv("L", &n, &nrhs, out, &n, s->rhs, &n, &info, 1);
+        break;
     case TB_ROUTINE_COUNT:
         break;
     }
+    return info;
 }
+
+/* ---- checks: level 3 ---------------------------------------------------------------------- */
 
 /* Largest |x| over the matrix, or over its lower triangle (the part of A trsm and trmm read). */
 static double max_abs(const double *x, int n, int lower_only)
@@ -204,7 +386,7 @@ static double max_abs(const double *x, int n, int lower_only)
     return most;
 }
 
-double tb_problem_difference(const struct tb_problem *p, const double *x, const double *y)
+static double level3_difference(const struct tb_problem *p, const double *x, const double *y)
 {
     const int n = p->n;
     const int lower_only = p->routine == TB_SYRK; /* syrk writes only the lower triangle */
@@ -231,8 +413,204 @@ double tb_problem_difference(const struct tb_problem *p, const double *x, const 
     case TB_SYRK:
         scale *= scale;
         break;
-    case TB_ROUTINE_COUNT:
+    default:
         break;
     }
     return diff / ((double)n * DBL_EPSILON * scale);
+}
+
+/* ---- checks: LAPACK residuals ------------------------------------------------------------- */
+
+/* ||x||_1 of an m x n column-major matrix (the largest column sum of |x|); NaN if any entry
+ * is NaN. */
+static double norm1(const double *x, int m, int n, int ld)
+{
+    double most = 0.0;
+    for (int j = 0; j < n; j++) {
+        double sum = 0.0;
+        for (int i = 0; i < m; i++)
+            sum += fabs(x[i + (size_t)j * (size_t)ld]);
+        if (isnan(sum))
+            return NAN;
+        most = sum > most ? sum : most;
+    }
+    return most;
+}
+
+/* The matrix the routine factors, in full: p->a itself for LU, the symmetric matrix its lower
+ * triangle stands for (copied into *owned) for Cholesky. NULL out of memory. */
+static const double *full_matrix(const struct tb_problem *p, double **owned)
+{
+    *owned = NULL;
+    if (p->routine == TB_GETRF || p->routine == TB_GETRS || p->routine == TB_GESV)
+        return p->a;
+    const size_t n = (size_t)p->n;
+    double *s = alloc_matrix(p->n);
+    if (!s)
+        return NULL;
+    for (size_t j = 0; j < n; j++) {
+        for (size_t i = 0; i < n; i++)
+            s[i + j * n] = i >= j ? p->a[i + j * n] : p->a[j + i * n];
+    }
+    *owned = s;
+    return s;
+}
+
+/* ||P A - L U|| / (n ||A|| eps) for the factors lu and pivots (1-based) of p->a. NaN for a
+ * NaN anywhere or a pivot out of range; -1 out of memory. */
+static double lu_residual(const struct tb_problem *p, const struct tb_openblas *ob,
+                          const double *lu, const int *pivots)
+{
+    const int n = p->n;
+    const size_t nn = (size_t)n;
+    for (size_t i = 0; i < nn; i++) {
+        if (!pivots || pivots[i] < (int)i + 1 || pivots[i] > n)
+            return NAN;
+    }
+    double *product = alloc_matrix(n), *pa = alloc_matrix(n);
+    if (!product || !pa) {
+        free(product);
+        free(pa);
+        return -1.0;
+    }
+    /* product = L U: U with zeros below the diagonal, times the unit lower L. */
+    for (size_t j = 0; j < nn; j++) {
+        for (size_t i = 0; i < nn; i++)
+            product[i + j * nn] = i <= j ? lu[i + j * nn] : 0.0;
+    }
+    ob->dtrmm(TB_CBLAS_COL_MAJOR, TB_CBLAS_LEFT, TB_CBLAS_LOWER, TB_CBLAS_NO_TRANS, TB_CBLAS_UNIT,
+              n, n, 1.0, lu, n, product, n);
+    /* P A: the interchanges applied in order, as dlaswp does. */
+    memcpy(pa, p->a, nn * nn * sizeof(double));
+    for (size_t i = 0; i < nn; i++) {
+        size_t other = (size_t)pivots[i] - 1;
+        for (size_t j = 0; other != i && j < nn; j++) {
+            double t = pa[i + j * nn];
+            pa[i + j * nn] = pa[other + j * nn];
+            pa[other + j * nn] = t;
+        }
+    }
+    for (size_t k = 0; k < nn * nn; k++)
+        pa[k] -= product[k];
+    double residual = norm1(pa, n, n, n) / ((double)n * norm1(p->a, n, n, n) * DBL_EPSILON);
+    free(product);
+    free(pa);
+    return residual;
+}
+
+/* ||A - L L^T|| / (n ||A|| eps) for the factor in the lower triangle of l; -1 out of memory. */
+static double cholesky_residual(const struct tb_problem *p, const struct tb_openblas *ob,
+                                const double *l)
+{
+    const int n = p->n;
+    const size_t nn = (size_t)n;
+    double *owned;
+    const double *a = full_matrix(p, &owned);
+    double *product = alloc_matrix(n);
+    if (!a || !product) {
+        free(owned);
+        free(product);
+        return -1.0;
+    }
+    for (size_t j = 0; j < nn; j++) {
+        for (size_t i = 0; i < nn; i++)
+            product[i + j * nn] = i >= j ? l[i + j * nn] : 0.0;
+    }
+    /* product = L L^T. */
+    ob->dtrmm(TB_CBLAS_COL_MAJOR, TB_CBLAS_RIGHT, TB_CBLAS_LOWER, TB_CBLAS_TRANS, TB_CBLAS_NON_UNIT,
+              n, n, 1.0, l, n, product, n);
+    for (size_t k = 0; k < nn * nn; k++)
+        product[k] = a[k] - product[k];
+    double residual = norm1(product, n, n, n) / ((double)n * norm1(a, n, n, n) * DBL_EPSILON);
+    free(owned);
+    free(product);
+    return residual;
+}
+
+/* The largest over the columns of ||b - A x|| / (n ||A|| ||x|| eps); -1 out of memory. */
+static double solve_residual(const struct tb_problem *p, const struct tb_openblas *ob,
+                             const double *x)
+{
+    const int n = p->n, nrhs = p->nrhs;
+    const size_t nn = (size_t)n;
+    double *owned;
+    const double *a = full_matrix(p, &owned);
+    double *r = alloc_doubles(n, nrhs);
+    if (!a || !r) {
+        free(owned);
+        free(r);
+        return -1.0;
+    }
+    memcpy(r, p->b, nn * (size_t)nrhs * sizeof(double));
+    ob->dgemm(TB_CBLAS_COL_MAJOR, TB_CBLAS_NO_TRANS, TB_CBLAS_NO_TRANS, n, nrhs, n, -1.0, a, n, x,
+              n, 1.0, r, n);
+    const double a_norm = norm1(a, n, n, n);
+    double worst = 0.0;
+    for (int j = 0; j < nrhs && !isnan(worst); j++) {
+        const size_t at = (size_t)j * nn;
+        double x_norm = norm1(x + at, n, 1, n);
+        double residual = norm1(r + at, n, 1, n) / ((double)n * a_norm * x_norm * DBL_EPSILON);
+        worst = isnan(residual) || residual > worst ? residual : worst;
+    }
+    free(owned);
+    free(r);
+    return worst;
+}
+
+/* The residual of one side's result. */
+static double lapack_residual(const struct tb_problem *p, const struct tb_openblas *ob,
+                              const struct tb_state *s, const int *pivots)
+{
+    switch (p->routine) {
+    case TB_GETRF:
+        return lu_residual(p, ob, s->matrix, pivots);
+    case TB_POTRF:
+        return cholesky_residual(p, ob, s->matrix);
+    default:
+        return solve_residual(p, ob, s->rhs);
+    }
+}
+
+int tb_problem_check(const struct tb_problem *p, const struct tb_openblas *ob,
+                     const struct tb_state *tela, const struct tb_state *openblas,
+                     struct tb_check *check)
+{
+    check->reference = NAN;
+    check->pivots_differ = -1;
+    check->other_triangle_written = 0;
+    if (!tb_routine_is_lapack(p->routine)) {
+        check->difference = level3_difference(p, tela->matrix, openblas->matrix);
+        return 0;
+    }
+    const size_t n = (size_t)p->n;
+    int *tela_pivots = NULL;
+    if (tela->pivots) {
+        /* tela's pivots as ints, for the residual; a value beyond int is out of range anyway. */
+        tela_pivots = malloc(n * sizeof *tela_pivots + 1);
+        if (!tela_pivots)
+            return -1;
+        check->pivots_differ = 0;
+        for (size_t i = 0; i < n; i++) {
+            tela_int v = tela->pivots[i];
+            tela_pivots[i] = v >= 1 && v <= p->n ? (int)v : 0;
+            check->pivots_differ += v != openblas->pivots_lp64[i];
+        }
+    }
+    check->difference = lapack_residual(p, ob, tela, tela_pivots);
+    check->reference = lapack_residual(p, ob, openblas, openblas->pivots_lp64);
+    free(tela_pivots);
+    if (check->difference == -1.0 || check->reference == -1.0)
+        return -1;
+    if (p->routine == TB_POTRF || p->routine == TB_POSV) {
+        for (size_t j = 1; j < n; j++) {
+            for (size_t i = 0; i < j; i++) {
+                /* Bit for bit: the values are copies, and no value is NaN or -0. */
+                uint64_t was, now;
+                memcpy(&was, &p->a[i + j * n], sizeof was);
+                memcpy(&now, &tela->matrix[i + j * n], sizeof now);
+                check->other_triangle_written |= was != now;
+            }
+        }
+    }
+    return 0;
 }

@@ -1,14 +1,32 @@
 /* tela_bench_problem.h — the problems tela-bench times: inputs, one call of each side, flop
- * counts, and how closely two results agree. Both sides get the same inputs and write their
- * own outputs, so results are compared element by element before anything is timed. */
+ * counts, and the check of both sides' results. Both sides get the same inputs and write their
+ * own buffers (a tb_state each), so results are checked before anything is timed. */
 #ifndef TELA_BENCH_PROBLEM_H
 #define TELA_BENCH_PROBLEM_H
 
 #include "tela.h"
 #include "tela_bench_openblas.h"
 
-enum tb_routine { TB_GEMM, TB_TRSM, TB_TRMM, TB_SYRK, TB_ROUTINE_COUNT };
+enum tb_routine {
+    TB_GEMM,
+    TB_TRSM,
+    TB_TRMM,
+    TB_SYRK,
+    TB_GETRF,
+    TB_GETRS,
+    TB_POTRF,
+    TB_POTRS,
+    TB_GESV,
+    TB_POSV,
+    TB_ROUTINE_COUNT
+};
 extern const char *const tb_routine_names[TB_ROUTINE_COUNT];
+
+/* 1 for the LAPACK routines (getrf ... posv): every call starts from the same inputs, restored
+ * before it outside the timed part. The level-3 routines chain their calls on one buffer. */
+int tb_routine_is_lapack(enum tb_routine routine);
+/* 1 for the solves (getrs, potrs, gesv, posv): they have nrhs right-hand sides. */
+int tb_routine_has_rhs(enum tb_routine routine);
 
 enum tb_side { TB_TELA, TB_OPENBLAS, TB_SIDE_COUNT };
 extern const char *const tb_side_names[TB_SIDE_COUNT];  /* CSV: "tela", "openblas" */
@@ -20,33 +38,80 @@ extern const char *const tb_side_labels[TB_SIDE_COUNT]; /* tables: "tela", "Open
  *   trmm  B = A B, same A
  *   syrk  C = A A^T + C, lower triangle of C (alpha 1, beta 1)
  * For trsm and trmm A is built so that A A = I: a batch of calls on one buffer alternates
- * between two matrices instead of growing or shrinking towards overflow or denormals. */
+ * between two matrices instead of growing or shrinking towards overflow or denormals.
+ *   getrf A = P L U, A n x n uniform in [-1, 1)
+ *   getrs A X = B (trans N) with reference factors of that A (OpenBLAS's dgetrf, computed once)
+ *   gesv  getrf then getrs
+ *   potrf A = L L^T (uplo L), A symmetric positive definite in its lower triangle (uniform
+ *         entries, n + |u| on the diagonal), the upper triangle random and not symmetric
+ *   potrs A X = B with reference factors of that A (OpenBLAS's dpotrf, computed once)
+ *   posv  potrf then potrs
+ * B of the solves is n x nrhs, uniform in [-1, 1). */
 struct tb_problem {
     enum tb_routine routine;
     char transa, transb; /* gemm: 'N' or 'T' */
     int n;
-    double flops; /* per call: gemm 2n^3, trsm and trmm n^3 (m^2 n), syrk n^3 (n^2 k) */
-    double *a;    /* n x n, lda = n */
-    double *b;    /* gemm: the second factor; trsm, trmm: the right-hand side B */
-    double *c;    /* gemm, syrk: the C added to; NULL otherwise */
+    int nrhs;         /* solves: columns of B; 0 otherwise */
+    double flops;     /* per call: gemm 2n^3, trsm and trmm n^3 (m^2 n), syrk n^3 (n^2 k), getrf
+                         2/3 n^3, potrf 1/3 n^3, getrs and potrs 2 n^2 nrhs, gesv and posv the
+                         factorization's plus the solve's */
+    double *a;        /* n x n, lda = n: the input of every routine (for getrs, potrs the matrix the
+                         factors are of, for the check) */
+    double *b;        /* gemm: the second factor; trsm, trmm: the right-hand side B; solves: B,
+                         n x nrhs */
+    double *c;        /* gemm, syrk: the C added to; NULL otherwise */
+    double *factors;  /* getrs, potrs: the reference factors of a; NULL otherwise */
+    tela_int *pivots; /* getrs: their pivots, 1-based, as tela takes them */
+    int *pivots_lp64; /* getrs: the same, as OpenBLAS takes them */
 };
 
-/* Builds the inputs from a seed fixed by routine and n. Returns 0, or -1 out of memory. */
-int tb_problem_init(struct tb_problem *p, enum tb_routine routine, char transa, char transb, int n);
+/* Builds the inputs from a seed fixed by routine and n (getrs and potrs factor theirs with ob).
+ * Returns 0, or -1 out of memory or when the reference factorization fails. */
+int tb_problem_init(struct tb_problem *p, enum tb_routine routine, char transa, char transb, int n,
+                    int nrhs, const struct tb_openblas *ob);
 void tb_problem_free(struct tb_problem *p);
 
-/* Elements of the buffer a call updates in place (n * n), and its starting contents. */
-size_t tb_problem_output_size(const struct tb_problem *p);
-const double *tb_problem_output_start(const struct tb_problem *p);
+/* The buffers one side's calls write. */
+struct tb_state {
+    double *matrix;   /* level 3: the output updated in place (C; B of trsm and trmm);
+                         getrf, potrf, gesv, posv: A, factored in place; NULL for getrs,
+                         potrs */
+    double *rhs;      /* solves: B, overwritten by X; NULL otherwise */
+    tela_int *pivots; /* getrf, gesv on tela's side: the pivots */
+    int *pivots_lp64; /* getrf, gesv on OpenBLAS's side */
+};
 
-/* One call, updating out (C for gemm and syrk, B for trsm and trmm) in place. */
-int tb_call_tela(const struct tb_problem *p, tela_par par, double *out);
-void tb_call_openblas(const struct tb_problem *p, const struct tb_openblas *ob, double *out);
+/* Allocates a state for p and fills it with the starting values. Returns 0 or -1. */
+int tb_state_init(const struct tb_problem *p, struct tb_state *s);
+/* Restores the starting values (the inputs a call overwrites). */
+void tb_state_reset(const struct tb_problem *p, struct tb_state *s);
+void tb_state_free(struct tb_state *s);
 
-/* How far apart two results of one call from the starting output are, in units of the
- * rounding error to expect: max |x - y| / (k eps s) over the elements the routine writes,
- * with k the inner dimension (n) and s = max|A| max|B| (gemm, trmm), max|A|^2 (syrk),
- * max|A| max|X| (trsm, X the solution). NaN anywhere gives NaN. */
-double tb_problem_difference(const struct tb_problem *p, const double *x, const double *y);
+/* One call on s. Returns the routine's info (0: fine). */
+int tb_call_tela(const struct tb_problem *p, tela_par par, struct tb_state *s);
+int tb_call_openblas(const struct tb_problem *p, const struct tb_openblas *ob, struct tb_state *s);
+
+/* The check of one call of each side from the starting values.
+ *
+ * Level 3: difference = max |x - y| / (k eps s) over the elements the routine writes, with k
+ * the inner dimension (n) and s = max|A| max|B| (gemm, trmm), max|A|^2 (syrk), max|A| max|X|
+ * (trsm, X the solution); reference = NaN.
+ *
+ * LAPACK: residuals as LAPACK's tests measure them, in units of n eps (1-norms): getrf
+ * ||P A - L U|| / (n ||A|| eps), potrf ||A - L L^T|| / (n ||A|| eps), solves the largest over
+ * the columns of ||b - A x|| / (n ||A|| ||x|| eps). difference is tela's, reference
+ * OpenBLAS's (the residual products are computed with OpenBLAS's BLAS). pivots_differ: getrf,
+ * gesv: rows whose pivot differs between the two sides (-1 for other routines); potrf, posv:
+ * other_triangle_written is set when tela changed the upper triangle. NaN anywhere gives NaN. */
+struct tb_check {
+    double difference;
+    double reference;
+    int pivots_differ;
+    int other_triangle_written;
+};
+/* Returns 0, or -1 out of memory. */
+int tb_problem_check(const struct tb_problem *p, const struct tb_openblas *ob,
+                     const struct tb_state *tela, const struct tb_state *openblas,
+                     struct tb_check *check);
 
 #endif
