@@ -38,9 +38,11 @@ foreach(kernel ${kernels})
     endif()
     string(SUBSTRING "${output}" ${at} -1 table)
     foreach(arm ${arms})
-        # "arm | median | min | max | /held | slow mode (k/n) | first | spawned | medians".
+        # "arm | median | min | max | /held | slow mode (k/n) | first | spawned | faults |
+        # others | medians".
         set(row "\n${arm} +\\| +${number} +\\| +${number} +\\| +${number} +\\| +${number} +\\| "
-                "(none|SLOW) \\([0-9]+/${procs}\\) +\\| +${number} +\\| +[0-9]+ +\\|")
+                "(none|SLOW) \\([0-9]+/${procs}\\) +\\| +${number} +\\| +[0-9]+ +\\| +[0-9]+ +\\| "
+                "+[0-9]+% +\\|")
         string(CONCAT row ${row})
         if(NOT table MATCHES "${row}")
             message(FATAL_ERROR "tela-probe: no complete row for ${kernel} ${arm}")
@@ -60,7 +62,7 @@ endif()
 file(STRINGS "${csv_file}" rows)
 list(GET rows 0 header)
 if(NOT header STREQUAL
-   "kernel,arm,process,width,calls,median_ms,min_ms,max_ms,first_ms,spawned,cpu_moves,load")
+   "kernel,arm,process,width,calls,median_ms,min_ms,max_ms,first_ms,spawned,cpu_moves,faults_per_call,load")
     message(FATAL_ERROR "tela-probe: unexpected CSV header: ${header}")
 endif()
 foreach(kernel ${kernels})
@@ -69,7 +71,7 @@ foreach(kernel ${kernels})
         foreach(p RANGE ${last})
             set(found 0)
             foreach(line ${rows})
-                if(line MATCHES "^${kernel},${arm},${p},2,[0-9]+,${number},${number},${number},${number},[0-9]+,[0-9]+,1:30$")
+                if(line MATCHES "^${kernel},${arm},${p},2,[0-9]+,${number},${number},${number},${number},[0-9]+,[0-9]+,${number},1:30$")
                     set(found 1)
                 endif()
             endforeach()

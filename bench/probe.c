@@ -56,7 +56,8 @@ extern char **environ;
 #define DEFAULT_TIMEOUT_S   600
 /* Other processes using more than this share of the CPUs while an arm ran get a warning. */
 #define BUSY_MACHINE_FRACTION 0.05
-/* A child's result line: "RESULT first_ns spawned moves min_width hash count t_1 ... t_count". */
+/* A child's result line:
+ * "RESULT first_ns spawned moves faults min_width hash count t_1 ... t_count". */
 #define RESULT_TAG "RESULT"
 
 enum kernel_kind { KERNEL_GEMM, KERNEL_CHOL };
@@ -103,6 +104,7 @@ struct process_result {
     double first_ms;         /* the warm-up call (the first of the process, arm's procedure) */
     long spawned;            /* workers spawned during the timed calls */
     long moves;              /* workers that left their waker's CPU during the timed calls */
+    double faults_per_call;  /* page faults (minor) per timed call */
     int min_width;           /* narrowest team width granted in a call */
     unsigned long long hash; /* of the last call's output */
     double wall_s;           /* the child's life, spawn to exit */
@@ -314,7 +316,9 @@ static int child_main(const struct kernel *kernel, enum arm arm, int width)
     int failed = arm_call(&run) != 0;
     const int64_t first_ns = tb_now_ns() - start;
     tela_stats before, after;
+    struct rusage usage_before, usage_after;
     tela_get_stats(&before);
+    getrusage(RUSAGE_SELF, &usage_before);
     for (int c = 0; c < kernel->calls && !failed; c++) {
         work_restore(&work);
         start = tb_now_ns();
@@ -322,6 +326,7 @@ static int child_main(const struct kernel *kernel, enum arm arm, int width)
         times[c] = tb_now_ns() - start;
     }
     tela_get_stats(&after);
+    getrusage(RUSAGE_SELF, &usage_after);
     if (failed) {
         fprintf(stderr, "tela-probe: child: %s in arm %s failed (status %d)\n", kernel->name,
                 arm_name(arm), run.status);
@@ -330,8 +335,9 @@ static int child_main(const struct kernel *kernel, enum arm arm, int width)
     }
     const long spawned = after.spawned_workers - before.spawned_workers;
     const long moves = after.cpu_moves - before.cpu_moves;
-    printf("%s %lld %ld %ld %d %016llx %d", RESULT_TAG, (long long)first_ns, spawned, moves,
-           run.min_width, work_hash(&work), kernel->calls);
+    const long faults = usage_after.ru_minflt - usage_before.ru_minflt;
+    printf("%s %lld %ld %ld %ld %d %016llx %d", RESULT_TAG, (long long)first_ns, spawned, moves,
+           faults, run.min_width, work_hash(&work), kernel->calls);
     for (int c = 0; c < kernel->calls; c++)
         printf(" %lld", (long long)times[c]);
     printf("\n");
@@ -368,6 +374,7 @@ static int parse_result(const char *text, const struct kernel *kernel, struct pr
     const char *at = line + strlen(RESULT_TAG);
     long long first = strtoll(at, &end, 10);
     long spawned = strtol(end, &end, 10), moves = strtol(end, &end, 10);
+    long faults = strtol(end, &end, 10);
     int min_width = (int)strtol(end, &end, 10);
     unsigned long long hash = strtoull(end, &end, 16);
     long count = strtol(end, &end, 10);
@@ -395,6 +402,7 @@ static int parse_result(const char *text, const struct kernel *kernel, struct pr
     r->first_ms = (double)first * 1e-6;
     r->spawned = spawned;
     r->moves = moves;
+    r->faults_per_call = (double)faults / (double)count;
     r->min_width = min_width;
     r->hash = hash;
     r->ok = 1;
@@ -508,6 +516,7 @@ struct arm_summary {
     double first;            /* median of the processes' first calls, ms */
     int slow;                /* processes whose median > slow_factor x min */
     long spawned, moves;     /* summed over the processes' timed calls */
+    double faults;           /* median over the processes of page faults per call */
     int min_width;           /* narrowest team any process got */
     double others;           /* share of all CPUs other processes used while these ran */
 };
@@ -515,14 +524,17 @@ struct arm_summary {
 static struct arm_summary summarise(const struct process_result *results, int procs,
                                     double slow_factor)
 {
-    struct arm_summary s = {0, NAN, NAN, NAN, NAN, 0, 0, 0, INT_MAX, 0.0};
-    double medians[MAX_PROCS], firsts[MAX_PROCS], others_s = 0.0, wall_s = 0.0;
+    struct arm_summary s = {
+        .median = NAN, .min = NAN, .max = NAN, .first = NAN, .faults = NAN, .min_width = INT_MAX};
+    double medians[MAX_PROCS], firsts[MAX_PROCS], faults[MAX_PROCS];
+    double others_s = 0.0, wall_s = 0.0;
     for (int p = 0; p < procs; p++) {
         const struct process_result *r = &results[p];
         if (!r->ok)
             continue;
         medians[s.ok] = r->median_ms;
         firsts[s.ok] = r->first_ms;
+        faults[s.ok] = r->faults_per_call;
         s.ok++;
         s.spawned += r->spawned;
         others_s += r->others_s;
@@ -539,6 +551,7 @@ static struct arm_summary summarise(const struct process_result *results, int pr
     s.others = wall_s > 0.0 ? others_s / (wall_s * (double)sysconf(_SC_NPROCESSORS_ONLN)) : 0.0;
     s.median = median_of(medians, s.ok);
     s.first = median_of(firsts, s.ok);
+    s.faults = median_of(faults, s.ok);
     return s;
 }
 
@@ -566,10 +579,10 @@ static void print_kernel_table(const struct settings *settings, const struct ker
            "median, min and max of\n  those; slow: processes whose median is above %.2g x the "
            "arm's best process\n",
            settings->width, settings->procs, settings->slow_factor);
-    printf("%-21s | %9s | %9s | %9s | %6s | %-11s | %9s | %7s | %6s | %s\n", "arm", "median ms",
-           "min ms", "max ms", "/held", "slow mode", "first ms", "spawned", "others",
-           "process medians (ms)");
-    struct arm_summary held = {0, NAN, NAN, NAN, NAN, 0, 0, 0, 0, 0.0};
+    printf("%-21s | %9s | %9s | %9s | %6s | %-11s | %9s | %7s | %6s | %6s | %s\n", "arm",
+           "median ms", "min ms", "max ms", "/held", "slow mode", "first ms", "spawned", "faults",
+           "others", "process medians (ms)");
+    struct arm_summary held = {.median = NAN};
     for (int i = 0; i < settings->arm_count; i++) {
         if (settings->arms[i] == ARM_HELD)
             held = summarise(results[ARM_HELD], settings->procs, settings->slow_factor);
@@ -585,10 +598,10 @@ static void print_kernel_table(const struct settings *settings, const struct ker
         else
             snprintf(ratio, sizeof ratio, "-");
         snprintf(slow, sizeof slow, "%s (%d/%d)", s.slow ? "SLOW" : "none", s.slow, s.ok);
-        printf("%-21s | %9s | %9s | %9s | %6s | %-11s | %9s | %7ld | %5.0f%% |", arm_name(arm),
-               format_ms(s.median, median, sizeof median), format_ms(s.min, min, sizeof min),
-               format_ms(s.max, max, sizeof max), ratio, slow,
-               format_ms(s.first, first, sizeof first), s.spawned, 100.0 * s.others);
+        printf("%-21s | %9s | %9s | %9s | %6s | %-11s | %9s | %7ld | %6.0f | %5.0f%% |",
+               arm_name(arm), format_ms(s.median, median, sizeof median),
+               format_ms(s.min, min, sizeof min), format_ms(s.max, max, sizeof max), ratio, slow,
+               format_ms(s.first, first, sizeof first), s.spawned, s.faults, 100.0 * s.others);
         busy |= s.others > BUSY_MACHINE_FRACTION;
         for (int p = 0; p < settings->procs; p++) {
             const struct process_result *r = &results[arm][p];
@@ -626,7 +639,7 @@ static int write_csv(const struct settings *settings, const struct kernel *kerne
     if (!csv)
         return -1;
     fprintf(csv, "kernel,arm,process,width,calls,median_ms,min_ms,max_ms,first_ms,spawned,"
-                 "cpu_moves,load\n");
+                 "cpu_moves,faults_per_call,load\n");
     char load_text[32] = "";
     if (settings->load_procs)
         snprintf(load_text, sizeof load_text, "%d:%d", settings->load_procs,
@@ -638,9 +651,10 @@ static int write_csv(const struct settings *settings, const struct kernel *kerne
                 const struct process_result *r = &results[k * ARM_COUNT + arm][p];
                 if (!r->ok)
                     continue;
-                fprintf(csv, "%s,%s,%d,%d,%d,%.6f,%.6f,%.6f,%.6f,%ld,%ld,%s\n", kernel_list[k].name,
-                        arm_name(arm), p, settings->width, kernel_list[k].calls, r->median_ms,
-                        r->min_ms, r->max_ms, r->first_ms, r->spawned, r->moves, load_text);
+                fprintf(csv, "%s,%s,%d,%d,%d,%.6f,%.6f,%.6f,%.6f,%ld,%ld,%.1f,%s\n",
+                        kernel_list[k].name, arm_name(arm), p, settings->width,
+                        kernel_list[k].calls, r->median_ms, r->min_ms, r->max_ms, r->first_ms,
+                        r->spawned, r->moves, r->faults_per_call, load_text);
             }
         }
     }
@@ -887,7 +901,8 @@ static void print_header(const struct settings *settings, double load_lifetime_s
     printf("  timed per call: the arm's procedure (acquire, call, release, ...); each process "
            "makes one warm-up\n  call first (column first ms, not in the median), and reports "
            "the median of its timed calls;\n  spawned: workers started during the timed calls "
-           "(all processes); others: share of all CPUs\n  other processes used while the arm's "
+           "(all processes); faults: minor page faults per\n  timed call (median over the "
+           "processes); others: share of all CPUs other processes used while\n  the arm's "
            "processes ran (/proc/stat minus the child's CPU time)\n");
     if (settings->load_procs)
         printf("  load: %d process(es), each busy %d%% of every 10 ms (they stop by themselves "
