@@ -5,7 +5,9 @@
  * OpenBLAS (loaded apart, testlapack.h); matrices that are not positive definite, built so
  * the first failing leading minor, hence LAPACK's info, is known beforehand (first, middle,
  * last; negative, zero and positive-but-indefinite diagonals); NaN and Inf; quick returns; bad
- * arguments (-i, nothing written); and the same bits at widths 1, 2 and 8. */
+ * arguments (-i, nothing written); the same bits at widths 1, 2 and 8, from four threads
+ * calling at once, and from calls made inside a region (nested, so serial). With --wide
+ * (test_chol_wide) the numerical cases run on a team whose every region is split. */
 #define _GNU_SOURCE
 #include "testlapack.h"
 
@@ -552,6 +554,90 @@ static void test_widths_bitwise_equal(void **state)
         }
 }
 
+/* ---- several callers at once, and from inside a region ------------------------------------
+ * potrf, then potrs on its factor; upper on even ranks, lower on odd ones. */
+struct chol_job {
+    tela_int n, nrhs;
+    char uplo;
+    double *a0, *b0, *want_f, *want_x, *f, *x;
+};
+
+static long run_chol_job(struct tl_caller *c)
+{
+    struct chol_job *job = c->job;
+    const tela_int n = job->n, nrhs = job->nrhs;
+    memcpy(job->f, job->a0, sizeof(double) * (size_t)(n * n));
+    memcpy(job->x, job->b0, sizeof(double) * (size_t)(n * nrhs));
+    if (tela_dpotrf(c->par, job->uplo, n, job->f, n) != 0 ||
+        tela_dpotrs(c->par, job->uplo, n, nrhs, job->f, n, job->x, n) != 0)
+        return -1;
+    return tl_count_differ(job->f, job->want_f, n * n, &c->worst) +
+           tl_count_differ(job->x, job->want_x, n * nrhs, &c->worst);
+}
+
+static void chol_jobs_make(struct chol_job jobs[TL_CALLERS], struct tl_caller callers[TL_CALLERS])
+{
+    for (int i = 0; i < TL_CALLERS; i++) {
+        struct chol_job *j = &jobs[i];
+        const tela_int n = 200 + 41 * i, nrhs = 140;
+        double *full = spd_full(n, i % 2);
+        j->n = n;
+        j->nrhs = nrhs;
+        j->uplo = uplos[i % 2];
+        j->a0 = stored_from_full(j->uplo, n, full, n);
+        j->b0 = tl_random_matrix(n, nrhs, n);
+        j->want_f = tl_copy(j->a0, n * n);
+        j->want_x = tl_copy(j->b0, n * nrhs);
+        j->f = tl_alloc(n * n);
+        j->x = tl_alloc(n * nrhs);
+        assert_int_equal(tela_dpotrf(tela_par_seq(), j->uplo, n, j->want_f, n), 0);
+        assert_int_equal(tela_dpotrs(tela_par_seq(), j->uplo, n, nrhs, j->want_f, n, j->want_x, n),
+                         0);
+        callers[i].run = run_chol_job;
+        callers[i].job = j;
+        free(full);
+    }
+}
+
+static void chol_jobs_free(struct chol_job jobs[TL_CALLERS])
+{
+    for (int i = 0; i < TL_CALLERS; i++) {
+        free(jobs[i].a0);
+        free(jobs[i].b0);
+        free(jobs[i].want_f);
+        free(jobs[i].want_x);
+        free(jobs[i].f);
+        free(jobs[i].x);
+    }
+}
+
+static void test_concurrent_callers(void **state)
+{
+    (void)state;
+    struct chol_job jobs[TL_CALLERS];
+    struct tl_caller callers[TL_CALLERS];
+    tl_seed(16);
+    chol_jobs_make(jobs, callers);
+    const int bad = tl_run_concurrent(callers);
+    chol_jobs_free(jobs);
+    if (bad)
+        fail_msg("%d of %d concurrent callers computed other bits than a serial call", bad,
+                 TL_CALLERS);
+}
+
+static void test_nested_in_region(void **state)
+{
+    (void)state;
+    struct chol_job jobs[TL_CALLERS];
+    struct tl_caller callers[TL_CALLERS];
+    tl_seed(18);
+    chol_jobs_make(jobs, callers);
+    const int bad = tl_run_nested(callers);
+    chol_jobs_free(jobs);
+    if (bad)
+        fail_msg("%d region members computed other bits than a serial call", bad);
+}
+
 int main(int argc, char **argv)
 {
     if (!tl_setup(argc, argv))
@@ -560,7 +646,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_residuals_and_solves),  cmocka_unit_test(test_empty_and_one_by_one),
         cmocka_unit_test(test_not_positive_definite), cmocka_unit_test(test_nan_and_inf),
         cmocka_unit_test(test_against_openblas),      cmocka_unit_test(test_bad_arguments),
-        cmocka_unit_test(test_widths_bitwise_equal),
+        cmocka_unit_test(test_widths_bitwise_equal),  cmocka_unit_test(test_concurrent_callers),
+        cmocka_unit_test(test_nested_in_region),
     };
     const int failed = cmocka_run_group_tests(tests, NULL, NULL);
     tl_teardown();

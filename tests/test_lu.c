@@ -4,7 +4,9 @@
  * pivots and factors against OpenBLAS (loaded apart, testlapack.h); singular and
  * rank-deficient matrices built so that the first exact zero pivot, hence LAPACK's info, is
  * known beforehand; NaN and Inf; quick returns; dlaswp against a transcription of LAPACK's
- * loop; bad arguments (-i, nothing written); and the same bits at widths 1, 2 and 8. */
+ * loop; bad arguments (-i, nothing written); the same bits at widths 1, 2 and 8, from four
+ * threads calling at once, and from calls made inside a region (nested, so serial). With
+ * --wide (test_lu_wide) the numerical cases run on a team whose every region is split. */
 #define _GNU_SOURCE
 #include "testlapack.h"
 
@@ -820,6 +822,99 @@ static void test_widths_bitwise_equal(void **state)
     }
 }
 
+/* ---- several callers at once, and from inside a region ------------------------------------
+ * getrf, then getrs N and T on its factors. */
+struct lu_job {
+    tela_int n, nrhs;
+    double *a0, *b0;                    /* inputs */
+    double *want_f, *want_xn, *want_xt; /* serial results */
+    tela_int *want_piv;
+    double *f, *xn, *xt; /* the job's own outputs */
+    tela_int *piv;
+};
+
+static long run_lu_job(struct tl_caller *c)
+{
+    struct lu_job *job = c->job;
+    const tela_int n = job->n, nrhs = job->nrhs;
+    memcpy(job->f, job->a0, sizeof(double) * (size_t)(n * n));
+    memcpy(job->xn, job->b0, sizeof(double) * (size_t)(n * nrhs));
+    memcpy(job->xt, job->b0, sizeof(double) * (size_t)(n * nrhs));
+    if (tela_dgetrf(c->par, n, n, job->f, n, job->piv) != 0 ||
+        tela_dgetrs(c->par, 'N', n, nrhs, job->f, n, job->piv, job->xn, n) != 0 ||
+        tela_dgetrs(c->par, 'T', n, nrhs, job->f, n, job->piv, job->xt, n) != 0 ||
+        memcmp(job->piv, job->want_piv, sizeof(tela_int) * (size_t)n) != 0)
+        return -1;
+    return tl_count_differ(job->f, job->want_f, n * n, &c->worst) +
+           tl_count_differ(job->xn, job->want_xn, n * nrhs, &c->worst) +
+           tl_count_differ(job->xt, job->want_xt, n * nrhs, &c->worst);
+}
+
+static void lu_jobs_make(struct lu_job jobs[TL_CALLERS], struct tl_caller callers[TL_CALLERS])
+{
+    for (int i = 0; i < TL_CALLERS; i++) {
+        struct lu_job *j = &jobs[i];
+        const tela_int n = 150 + 37 * i, nrhs = 150;
+        j->n = n;
+        j->nrhs = nrhs;
+        j->a0 = tl_random_matrix(n, n, n);
+        j->b0 = tl_random_matrix(n, nrhs, n);
+        j->want_f = tl_copy(j->a0, n * n);
+        j->want_xn = tl_copy(j->b0, n * nrhs);
+        j->want_xt = tl_copy(j->b0, n * nrhs);
+        j->want_piv = tl_alloc_ipiv(n);
+        j->f = tl_alloc(n * n);
+        j->xn = tl_alloc(n * nrhs);
+        j->xt = tl_alloc(n * nrhs);
+        j->piv = tl_alloc_ipiv(n);
+        const tela_par s = tela_par_seq();
+        assert_int_equal(tela_dgetrf(s, n, n, j->want_f, n, j->want_piv), 0);
+        assert_int_equal(tela_dgetrs(s, 'N', n, nrhs, j->want_f, n, j->want_piv, j->want_xn, n), 0);
+        assert_int_equal(tela_dgetrs(s, 'T', n, nrhs, j->want_f, n, j->want_piv, j->want_xt, n), 0);
+        callers[i].run = run_lu_job;
+        callers[i].job = j;
+    }
+}
+
+static void lu_jobs_free(struct lu_job jobs[TL_CALLERS])
+{
+    for (int i = 0; i < TL_CALLERS; i++) {
+        struct lu_job *j = &jobs[i];
+        double *doubles[] = {j->a0, j->b0, j->want_f, j->want_xn, j->want_xt, j->f, j->xn, j->xt};
+        for (size_t k = 0; k < sizeof doubles / sizeof doubles[0]; k++)
+            free(doubles[k]);
+        free(j->want_piv);
+        free(j->piv);
+    }
+}
+
+static void test_concurrent_callers(void **state)
+{
+    (void)state;
+    struct lu_job jobs[TL_CALLERS];
+    struct tl_caller callers[TL_CALLERS];
+    tl_seed(10);
+    lu_jobs_make(jobs, callers);
+    const int bad = tl_run_concurrent(callers);
+    lu_jobs_free(jobs);
+    if (bad)
+        fail_msg("%d of %d concurrent callers computed other bits than a serial call", bad,
+                 TL_CALLERS);
+}
+
+static void test_nested_in_region(void **state)
+{
+    (void)state;
+    struct lu_job jobs[TL_CALLERS];
+    struct tl_caller callers[TL_CALLERS];
+    tl_seed(17);
+    lu_jobs_make(jobs, callers);
+    const int bad = tl_run_nested(callers);
+    lu_jobs_free(jobs);
+    if (bad)
+        fail_msg("%d region members computed other bits than a serial call", bad);
+}
+
 int main(int argc, char **argv)
 {
     if (!tl_setup(argc, argv))
@@ -837,6 +932,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_dlaswp),
         cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_widths_bitwise_equal),
+        cmocka_unit_test(test_concurrent_callers),
+        cmocka_unit_test(test_nested_in_region),
     };
     const int failed = cmocka_run_group_tests(tests, NULL, NULL);
     tl_teardown();

@@ -368,6 +368,114 @@ static inline void tl_teardown(void)
     tela_pool_destroy(tl_wide_pool);
 }
 
+/* ---- several callers at once, and calls from inside a region -------------------------------
+ * Each job computes on its own matrices (buffers allocated beforehand: a region body should not
+ * allocate) and compares with the serial result; run(job) returns the number of doubles that
+ * differ bitwise and their largest relative difference, -1 for a wrong info. A result must not
+ * depend on which thread computes it (DESIGN.md: "a result never depends on which thread
+ * computed it"; tela.h: "bitwise the same at every width"). */
+#define TL_CALLERS 4
+
+struct tl_caller {
+    long (*run)(struct tl_caller *job);
+    void *job;    /* the test's own description of the case */
+    tela_par par; /* the policy the job calls with */
+    int runs;     /* how often it ran */
+    long differ;  /* the last run's count of differing doubles, -1: wrong info */
+    double worst; /* their largest relative difference */
+};
+
+/* Counts the doubles of got that differ bitwise from want, the largest relative difference in
+ * *worst. */
+static inline long tl_count_differ(const double *got, const double *want, tela_int count,
+                                   double *worst)
+{
+    long differ = 0;
+    for (tela_int i = 0; i < count; i++)
+        if (memcmp(&got[i], &want[i], sizeof got[i]) != 0) {
+            differ++;
+            double rel = fabs(got[i] - want[i]) / (fabs(want[i]) > 0 ? fabs(want[i]) : 1.0);
+            *worst = rel > *worst || isnan(rel) ? rel : *worst;
+        }
+    return differ;
+}
+
+static void *tl_caller_thread(void *arg)
+{
+    struct tl_caller *c = arg;
+    c->differ = c->run(c);
+    c->runs++;
+    return NULL;
+}
+
+static void tl_caller_body(tela_member *self, void *arg)
+{
+    struct tl_caller *c = (struct tl_caller *)arg + tela_rank(self);
+    TU_CHECK(tela_rank(self) < TL_CALLERS);
+    c->differ = c->run(c);
+    c->runs++;
+}
+
+/* Four threads call at once through the default pool: each gets a team of its own or runs
+ * narrower, never a deadlock, never other bits. Returns the number of callers that computed
+ * other bits (printed), so that the caller frees its jobs before failing. */
+static inline int tl_run_concurrent(struct tl_caller callers[TL_CALLERS])
+{
+    pthread_t threads[TL_CALLERS];
+    for (int i = 0; i < TL_CALLERS; i++) {
+        callers[i].par = tela_par_auto();
+        callers[i].runs = 0;
+        callers[i].worst = 0;
+        assert_int_equal(pthread_create(&threads[i], NULL, tl_caller_thread, &callers[i]), 0);
+    }
+    for (int i = 0; i < TL_CALLERS; i++)
+        assert_int_equal(pthread_join(threads[i], NULL), 0);
+    int bad = 0;
+    for (int i = 0; i < TL_CALLERS; i++)
+        if (callers[i].runs != 1 || callers[i].differ != 0) {
+            printf("concurrent caller %d: ran %d times, %ld doubles differ from the serial "
+                   "result (-1: a wrong info or other pivots), by up to %.3g relative\n",
+                   i, callers[i].runs, callers[i].differ, callers[i].worst);
+            bad++;
+        }
+    fflush(stdout);
+    return bad;
+}
+
+/* Each member of a region of 4 calls through tela_par_auto: nested, so serial on that member;
+ * the bits must be the serial call's on every member, the caller (rank 0) and the workers.
+ * Returns the number of members that computed other bits (printed). */
+static inline int tl_run_nested(struct tl_caller callers[TL_CALLERS])
+{
+    tela_pool *pool = tu_pool_of_width(TL_CALLERS);
+    assert_non_null(pool);
+    for (int i = 0; i < TL_CALLERS; i++) {
+        callers[i].par = tela_par_auto();
+        callers[i].runs = 0;
+        callers[i].worst = 0;
+    }
+    const int used = tela_parallel(tela_par_pool(pool), TL_CALLERS, tl_caller_body, callers);
+    tela_pool_destroy(pool);
+    TU_ASSERT_NO_FAILURES();
+    assert_true(used >= 1 && used <= TL_CALLERS);
+    int bad = 0;
+    for (int i = 0; i < TL_CALLERS; i++) {
+        if (callers[i].runs != (i < used ? 1 : 0))
+            fail_msg("region member %d of %d ran %d times", i, used, callers[i].runs);
+        if (i < used && callers[i].differ < 0) {
+            printf("region member %d of %d: a wrong info or other pivots\n", i, used);
+            bad++;
+        } else if (i < used && callers[i].differ > 0) {
+            printf("region member %d of %d: %ld doubles differ from the serial call, by up to "
+                   "%.3g relative\n",
+                   i, used, callers[i].differ, callers[i].worst);
+            bad++;
+        }
+    }
+    fflush(stdout);
+    return bad;
+}
+
 /* ---- widths -------------------------------------------------------------------------------
  * The policies a result must not depend on: the process default pool limited to w, and a team
  * of width w held by the caller (from its own pool). */
