@@ -7,6 +7,7 @@
  * kernel call, in the same order, whatever the width (bitwise equal). */
 #include "gemm/gemm.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 
 void gemm_scale_c(double *c, ptrdiff_t ldc, ptrdiff_t m, ptrdiff_t n, double beta)
@@ -134,24 +135,13 @@ size_t gemm_serial_buffer_len(const gemm_kernel *kr, ptrdiff_t m, ptrdiff_t n, p
     return gemm_b_buffer_len(kr, nc_max, kc_max) + (size_t)kr->mc * kc_max;
 }
 
-void gemm_serial_in(const gemm_problem *pr, double *buf, size_t len)
+/* The blocked loops over a buffer of gemm_serial_buffer_len doubles. */
+static void packed_loops(const gemm_problem *pr, double *buf)
 {
-    if (gemm_prefers_unpacked(pr)) {
-        pr->kernel->small(pr);
-        return;
-    }
     const gemm_kernel *kr = pr->kernel;
     const int kc_max = (int)(pr->k < kr->kc ? pr->k : kr->kc);
     const int nc_max = (int)(pr->n < kr->nc ? pr->n : kr->nc);
-    const size_t b_len = gemm_b_buffer_len(kr, nc_max, kc_max);
-    bool owned = false;
-    if (!buf || len < gemm_serial_buffer_len(kr, pr->m, pr->n, pr->k))
-        buf = gemm_buffer_get(gemm_serial_buffer_len(kr, pr->m, pr->n, pr->k), &owned);
-    if (!buf) {
-        gemm_small(pr); /* inside a region, or no memory: slower, still right */
-        return;
-    }
-    double *b_buf = buf, *a_buf = buf + b_len;
+    double *b_buf = buf, *a_buf = buf + gemm_b_buffer_len(kr, nc_max, kc_max);
     for (ptrdiff_t jc = 0; jc < pr->n; jc += kr->nc) {
         int nb = (int)(pr->n - jc < kr->nc ? pr->n - jc : kr->nc);
         for (ptrdiff_t pc = 0; pc < pr->k; pc += kr->kc) {
@@ -161,6 +151,40 @@ void gemm_serial_in(const gemm_problem *pr, double *buf, size_t len)
                                a_buf);
         }
     }
+}
+
+/* No buffer to be had (a call inside a region, where nothing is
+ * allocated): the same loops one B panel and one A micro-panel at a time,
+ * packed on the stack (kc x (mr + nr) doubles: 56 KiB for the AVX-512
+ * kernel). mc and nc do not change any element's arithmetic (kc does, and
+ * stays), so the result is bitwise the one a serial call outside computes. */
+static void packed_on_stack(const gemm_problem *pr)
+{
+    gemm_kernel narrow = *pr->kernel;
+    narrow.mc = narrow.mr;
+    narrow.nc = narrow.nr;
+    gemm_problem p = *pr;
+    p.kernel = &narrow;
+    const size_t len = gemm_serial_buffer_len(&narrow, pr->m, pr->n, pr->k);
+    double stack[len + 8];
+    packed_loops(&p, (double *)(((uintptr_t)stack + 63) & ~(uintptr_t)63));
+}
+
+void gemm_serial_in(const gemm_problem *pr, double *buf, size_t len)
+{
+    if (gemm_prefers_unpacked(pr)) {
+        pr->kernel->small(pr);
+        return;
+    }
+    const size_t need = gemm_serial_buffer_len(pr->kernel, pr->m, pr->n, pr->k);
+    bool owned = false;
+    if (!buf || len < need)
+        buf = gemm_buffer_get(need, &owned);
+    if (!buf) {
+        packed_on_stack(pr);
+        return;
+    }
+    packed_loops(pr, buf);
     if (owned)
         free(buf);
 }

@@ -16,20 +16,22 @@ typedef double lanes8 __attribute__((vector_size(64)));
 
 static void tri_apply(const gemm_tri *t, lanes8 *x)
 {
-    /* Solve goes the way the triangle points, multiply against it. */
+    /* Column by column: once x_p is final (solve) or still original
+     * (multiply), it is folded into every row it couples to. Those updates
+     * are independent of one another, so the FMAs overlap; the row-by-row
+     * form was one chain per row and ran at a quarter of the rate. */
     const bool ascending = t->lower == t->solve;
     for (int step = 0; step < t->s; step++) {
-        const int i = ascending ? step : t->s - 1 - step;
-        const int k_from = t->lower ? 0 : i + 1, k_to = t->lower ? i : t->s;
-        lanes8 acc = t->solve ? x[i] : t->diag[i] * x[i];
+        const int p = ascending ? step : t->s - 1 - step;
+        const int i_from = t->lower ? p + 1 : 0, i_to = t->lower ? t->s : p;
         if (t->solve) {
-            for (int k = k_from; k < k_to; k++)
-                acc -= t->coef[i][k] * x[k];
-            x[i] = acc * t->diag[i];
+            x[p] *= t->diag[p];
+            for (int i = i_from; i < i_to; i++)
+                x[i] -= t->coef[i][p] * x[p];
         } else {
-            for (int k = k_from; k < k_to; k++)
-                acc += t->coef[i][k] * x[k];
-            x[i] = acc;
+            for (int i = i_from; i < i_to; i++)
+                x[i] += t->coef[i][p] * x[p];
+            x[p] *= t->diag[p];
         }
     }
 }
@@ -54,8 +56,16 @@ void TRI_NAME(gemm_tri_right, TRI_BASE_SUFFIX)(const gemm_tri *t, ptrdiff_t m, d
                                                ptrdiff_t ldb)
 {
     for (ptrdiff_t r0 = 0; r0 < m; r0 += 8) {
-        const size_t bytes = (size_t)(m - r0 < 8 ? m - r0 : 8) * sizeof(double);
         lanes8 x[GEMM_TRI_MAX];
+        if (m - r0 >= 8) { /* whole vectors: fixed-size copies become loads */
+            for (int j = 0; j < t->s; j++)
+                memcpy(&x[j], b + r0 + j * ldb, sizeof x[j]);
+            tri_apply(t, x);
+            for (int j = 0; j < t->s; j++)
+                memcpy(b + r0 + j * ldb, &x[j], sizeof x[j]);
+            continue;
+        }
+        const size_t bytes = (size_t)(m - r0) * sizeof(double);
         for (int j = 0; j < t->s; j++) {
             x[j] = (lanes8){0};
             memcpy(&x[j], b + r0 + j * ldb, bytes);
