@@ -22,31 +22,64 @@ typedef struct pivot_candidate {
     char pad[64 - sizeof(double) - sizeof(tela_int)];
 } pivot_candidate;
 
-/* The hot loops, compiled for AVX-512, AVX2 and plain x86-64 and chosen at
- * load time (GCC function multi-versioning): the panel is the part of LU
- * the GEMM does not cover, and SSE2 loops made it ~1/4 of getrf 256's time. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__has_attribute)
-#if __has_attribute(target_clones)
-#define PANEL_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#endif
-#endif
-#ifndef PANEL_CLONES
-#define PANEL_CLONES
+/* The hot loops, compiled for AVX-512 too and chosen per panel from cpuid:
+ * the panel is the part of LU the GEMM does not cover, and SSE2 loops made
+ * it ~1/4 of getrf 256's time. (Not target_clones: its ifunc resolvers run
+ * before ThreadSanitizer's runtime is up, and crashed the tsan build.) */
+#define PANEL_LOOPS(suffix, attribute)                                                             \
+    attribute static void subtract_multiple_##suffix(tela_int count, double *restrict x,           \
+                                                     const double *restrict y, double u)           \
+    {                                                                                              \
+        for (tela_int i = 0; i < count; i++)                                                       \
+            x[i] -= y[i] * u;                                                                      \
+    }                                                                                              \
+    attribute static void scale_##suffix(tela_int count, double *x, double r)                      \
+    {                                                                                              \
+        for (tela_int i = 0; i < count; i++)                                                       \
+            x[i] *= r;                                                                             \
+    }
+
+PANEL_LOOPS(plain, )
+#if defined(__x86_64__) && defined(__GNUC__)
+#define PANEL_AVX512 1
+PANEL_LOOPS(avx512, __attribute__((target("avx512f"))))
 #endif
 
-/* x[i] -= y[i] * u for i in [0, count). */
-PANEL_CLONES static void subtract_multiple(tela_int count, double *restrict x,
-                                           const double *restrict y, double u)
+static bool panel_avx512(void)
 {
-    for (tela_int i = 0; i < count; i++)
-        x[i] -= y[i] * u;
+#ifdef PANEL_AVX512
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f");
+#else
+    return false;
+#endif
+}
+
+/* x[i] -= y[i] * u for i in [0, count). */
+static inline void subtract_multiple(bool avx512, tela_int count, double *restrict x,
+                                     const double *restrict y, double u)
+{
+#ifdef PANEL_AVX512
+    if (avx512) {
+        subtract_multiple_avx512(count, x, y, u);
+        return;
+    }
+#endif
+    (void)avx512;
+    subtract_multiple_plain(count, x, y, u);
 }
 
 /* x[i] *= r for i in [0, count). */
-PANEL_CLONES static void scale(tela_int count, double *x, double r)
+static inline void scale(bool avx512, tela_int count, double *x, double r)
 {
-    for (tela_int i = 0; i < count; i++)
-        x[i] *= r;
+#ifdef PANEL_AVX512
+    if (avx512) {
+        scale_avx512(count, x, r);
+        return;
+    }
+#endif
+    (void)avx512;
+    scale_plain(count, x, r);
 }
 
 typedef struct panel_job {
@@ -54,6 +87,7 @@ typedef struct panel_job {
     double *a;
     tela_int *ipiv;
     tela_int info;
+    bool avx512; /* the loops' build, chosen once per panel */
     pivot_candidate candidates[PANEL_MAX_WIDTH];
 } panel_job;
 
@@ -113,7 +147,7 @@ static void panel_body(tela_member *self, void *arg)
         if (pivot != 0.0) {
             /* LAPACK scales by the reciprocal unless it would overflow. */
             if (fabs(pivot) >= DBL_MIN) {
-                scale(row_to - i_from, col + i_from, 1.0 / pivot);
+                scale(job->avx512, row_to - i_from, col + i_from, 1.0 / pivot);
             } else {
                 for (tela_int i = i_from; i < row_to; i++)
                     col[i] /= pivot;
@@ -126,14 +160,15 @@ static void panel_body(tela_member *self, void *arg)
             const double u = cc[j];
             if (u == 0.0)
                 continue;
-            subtract_multiple(row_to - i_from, cc + i_from, col + i_from, u);
+            subtract_multiple(job->avx512, row_to - i_from, cc + i_from, col + i_from, u);
         }
     }
 }
 
 tela_int lu_panel(tela_par par, tela_int m, tela_int n, double *a, tela_int lda, tela_int *ipiv)
 {
-    panel_job job = {.m = m, .n = n, .lda = lda, .a = a, .ipiv = ipiv, .info = 0};
+    panel_job job = {
+        .m = m, .n = n, .lda = lda, .a = a, .ipiv = ipiv, .info = 0, .avx512 = panel_avx512()};
     const tela_int mn = m < n ? m : n;
     double visits = 0.0;
     for (tela_int j = 0; j < mn; j++)
