@@ -15,7 +15,10 @@
 # inputs and the reference libblas.so.3; without them the run is skipped (exit 77) unless
 # TELA_PEER_REQUIRED=1 (scripts/test.sh sets it), when it fails. TELA_PEER_PRELOAD_FIRST, if
 # set, is preloaded before libtela: the sanitizer runtime a sanitizer build of libtela needs.
+# The run and the checks every suite shares are in peer_common.sh.
 set -euo pipefail
+# shellcheck source=tests/peer/peer_common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/peer_common.sh"
 
 # The routines tela must provide, lower-case base names. Each must bind to libtela.so.0 and pass
 # its error exits and computational tests; the suites' other routines run as the reference's
@@ -32,16 +35,8 @@ if (($# != 5)); then
 fi
 suite="$1" input="$2" width="$3" libtela="$4" workdir="$5"
 
-say() {
-    printf 'peer %s/%s/w%s: %s\n' "$suite" "$input" "$width" "$*"
-}
-fail() {
-    say "FAIL: $*"
-    exit 1
-}
-
-multiarch="$(gcc -print-multiarch 2>/dev/null || true)"
-blas_dir="${TELA_PEER_BLAS_DIR:-/usr/lib/${multiarch:-x86_64-linux-gnu}/blas}"
+PEER_LABEL="$suite/$input/w$width"
+blas_dir="${TELA_PEER_BLAS_DIR:-$(peer_multiarch_dir)/blas}"
 case "$suite" in
 fortran)
     program="$blas_dir/xblat3d" shipped_input="$blas_dir/dblat3.in" name_width=6
@@ -59,26 +54,10 @@ case "$input" in default | large) ;; *)
     exit 2
     ;;
 esac
-[[ "$width" =~ ^[1-9][0-9]*$ ]] || {
-    echo "$0: width must be a positive integer, not '$width'" >&2
-    exit 2
-}
-
-for needed in "$program" "$shipped_input" "$blas_dir/libblas.so.3"; do
-    if [[ ! -e "$needed" ]]; then
-        if [[ "${TELA_PEER_REQUIRED:-0}" == 1 ]]; then
-            fail "$needed is missing (install libblas-test and libblas3)"
-        fi
-        say "skipped: $needed is missing (install libblas-test and libblas3)"
-        exit 77
-    fi
-done
-[[ -r "$libtela" ]] || fail "no library at $libtela"
-libtela="$(cd "$(dirname "$libtela")" && pwd)/$(basename "$libtela")"
-
-rm -rf "$workdir"
-mkdir -p "$workdir"
-cd "$workdir"
+peer_check_width "$width"
+peer_require "libblas-test and libblas3" "$program" "$shipped_input" "$blas_dir/libblas.so.3"
+peer_begin "$libtela" "$workdir" "$width"
+libtela="$PEER_LIBTELA"
 
 # The routine's name as the suite spells it: DGEMM for the Fortran suite, cblas_dgemm for CBLAS.
 suite_name() {
@@ -125,41 +104,12 @@ else
     done <"$shipped_input"
     if ! grep -q "^${#LARGE_SIZES[@]} *NUMBER OF VALUES OF N" input.txt ||
         ! grep -q "^${LARGE_SIZES[*]} VALUES OF N" input.txt; then
-        fail "could not set the sizes in a copy of $shipped_input"
+        peer_fail "could not set the sizes in a copy of $shipped_input"
     fi
 fi
 
 # ---- the run -------------------------------------------------------------------------------------
-# Above width 1: one near-free dispatch cost at every width and route, so the gate runs every
-# packed product in a region of the full width (dblat3's sizes are far below what pays here).
-preload="$libtela"
-if [[ -n "${TELA_PEER_PRELOAD_FIRST:-}" ]]; then
-    [[ -r "$TELA_PEER_PRELOAD_FIRST" ]] || fail "no library at $TELA_PEER_PRELOAD_FIRST"
-    preload="$TELA_PEER_PRELOAD_FIRST $libtela"
-fi
-run_env=(env -u OMP_NUM_THREADS -u TELA_COSTS "LD_PRELOAD=$preload" "LD_LIBRARY_PATH=$blas_dir"
-    "TELA_NUM_THREADS=$width" "LD_DEBUG=bindings" "LD_DEBUG_OUTPUT=$workdir/bindings"
-    "TELA_TRACE=$workdir/trace")
-if ((width > 1)); then
-    {
-        echo "tela-costs 1"
-        echo "cpu_model peer suite: dispatch made free so small products run in parallel"
-        echo "cpus $width"
-        for route in team pool outside; do
-            for w in 2 4 8 16 32 64; do
-                echo "point $route $w 1.0 1.0"
-            done
-        done
-        echo "end"
-    } >forced.costs
-    run_env+=("TELA_COSTS=$workdir/forced.costs")
-fi
-
-start_ns=$(date +%s%N)
-status=0
-"${run_env[@]}" "$program" <input.txt >stdout.txt 2>stderr.txt || status=$?
-elapsed_ms=$((($(date +%s%N) - start_ns) / 1000000))
-seconds="$((elapsed_ms / 1000)).$(printf '%03d' $((elapsed_ms % 1000)))"
+peer_run "$program" input.txt "$blas_dir"
 # The Fortran suite writes its summary to the file its input names; the CBLAS one to stdout.
 if [[ "$suite" == fortran ]]; then
     summary_file="$(sed -n "1s/^'\([^']*\)'.*/\1/p" input.txt)"
@@ -167,22 +117,16 @@ if [[ "$suite" == fortran ]]; then
 else
     summary="$workdir/stdout.txt"
 fi
-((status == 0)) || fail "$(basename "$program") exited with status $status (see $workdir)"
-[[ -s "$summary" ]] || fail "no summary at $summary"
-if [[ -s stderr.txt ]]; then
-    say "stderr:"
-    sed 's/^/    /' stderr.txt
-fi
+[[ -s "$summary" ]] || peer_fail "no summary at $summary"
 
 # ---- the verdict ---------------------------------------------------------------------------------
-problems=()
 bad_lines="$(grep -hE 'FAILED|SUSPECT|NOT DETECTED|\*\*\* ' "$summary" stderr.txt |
     sort -u || true)"
 if [[ -n "$bad_lines" ]]; then
-    problems+=("$(wc -l <<<"$bad_lines") distinct failure lines, the first 20:"$'\n'"$(
+    PEER_PROBLEMS+=("$(wc -l <<<"$bad_lines") distinct failure lines, the first 20:"$'\n'"$(
         head -n 20 <<<"$bad_lines")")
 fi
-grep -q "END OF TESTS" "$summary" || problems+=("no END OF TESTS: the run stopped early")
+grep -q "END OF TESTS" "$summary" || PEER_PROBLEMS+=("no END OF TESTS: the run stopped early")
 
 passed_lines=()
 for r in "${TELA_PEER_ROUTINES[@]}"; do
@@ -198,7 +142,7 @@ for r in "${TELA_PEER_ROUTINES[@]}"; do
     for what in "${expected[@]}"; do
         line="$(grep -E "$pattern $what" "$summary" || true)"
         if [[ -z "$line" ]]; then
-            problems+=("$name: no line \"$name PASSED THE $what\"")
+            PEER_PROBLEMS+=("$name: no line \"$name PASSED THE $what\"")
         else
             passed_lines+=("$line")
         fi
@@ -207,61 +151,37 @@ done
 
 # Which library each routine came from, from the loader's log: tela's routines must bind to
 # libtela.so.0 (else the reference was tested), the others to the reference libblas.so.3.
-bindings="$(cat "$workdir"/bindings.* 2>/dev/null || true)"
-[[ -n "$bindings" ]] || problems+=("no LD_DEBUG=bindings output")
 provided_by=()
 for r in "${ALL_ROUTINES[@]}"; do
     if [[ "$suite" == fortran ]]; then symbol="${r}_"; else symbol="cblas_$r"; fi
-    lines="$(grep -F "symbol \`$symbol'" <<<"$bindings" | grep -F "binding file $program " || true)"
     if is_tela_routine "$r"; then
         want="$libtela"
     else
         want="$blas_dir/libblas.so.3"
     fi
-    if [[ -z "$lines" ]]; then
-        # A routine the input switched off is never called, so never bound.
-        if [[ "$input" == default ]] || is_tela_routine "$r"; then
-            problems+=("$symbol: the program never bound it")
-        fi
-        continue
-    fi
-    if grep -vqF " to $want " <<<"$lines"; then
-        problems+=("$symbol bound elsewhere than $want:"$'\n'"$lines")
-    else
+    bound=0
+    peer_bound "$symbol" "$want" "$program" || bound=$?
+    # A routine the input switched off is never called, so never bound.
+    if ((bound == 1)) && { [[ "$input" == default ]] || is_tela_routine "$r"; }; then
+        PEER_PROBLEMS+=("$symbol: the program never bound it")
+    elif ((bound == 0)); then
         provided_by+=("$symbol=$(basename "$want")")
     fi
 done
 # The program's error hooks must win over tela's weak fallbacks.
-hook_lines="$(grep -E "binding file $libtela .*symbol \`(cblas_)?xerbla_?'" <<<"$bindings" || true)"
-if [[ -n "$hook_lines" ]] && grep -vqF " to $program " <<<"$hook_lines"; then
-    what="libtela's calls of the error hooks bound elsewhere than the program:"
-    problems+=("$what"$'\n'"$hook_lines")
-fi
+peer_check_hooks "$program" xerbla_ cblas_xerbla
 
 # Above width 1, the products must really have run in parallel regions. They are all traced as
 # kernel=dgemm: dtrsm and dtrmm run their off-diagonal blocks through tela_dgemm, as dsyrk does
 # (there only above 64, beyond these programs' sizes).
-regions="no trace"
-if [[ -s trace ]]; then
-    regions="$(grep -o 'kernel=dgemm .*width=[0-9]*' trace | grep -o 'width=[0-9]*' | sort |
-        uniq -c | awk '{printf "%s%s x %s", sep, $1, $2; sep=", "}')"
-fi
-if ((width > 1)) && ! grep -q "kernel=dgemm .*width=$width\b" trace 2>/dev/null; then
-    if [[ "$input" == large ]]; then
-        problems+=("no dgemm region ran at width $width (regions: ${regions:-none})")
-    fi
+regions="$(peer_regions dgemm)"
+if ((width > 1)) && [[ "$input" == large ]] && ! peer_ran_at_width dgemm; then
+    PEER_PROBLEMS+=("no dgemm region ran at width $width (regions: ${regions:-none})")
 fi
 
-say "$(basename "$program") in ${seconds}s; routines: ${provided_by[*]}"
-say "dgemm regions by width: ${regions:-none}"
+peer_say "$(basename "$program") in ${PEER_SECONDS}s; routines: ${provided_by[*]}"
+peer_say "dgemm regions by width: ${regions:-none}"
 for line in "${passed_lines[@]}"; do
-    say "  ${line# }"
+    peer_say "  ${line# }"
 done
-if ((${#problems[@]})); then
-    for p in "${problems[@]}"; do
-        say "FAIL: $p"
-    done
-    say "output kept in $workdir"
-    exit 1
-fi
-say "PASSED"
+peer_finish
