@@ -656,6 +656,10 @@ static void test_argument_errors(void **state)
 
 /* ---- inside a region: the paths without a pivot buffer ------------------------------------- */
 
+/* The non-square matrices: two panels of the unbuffered LU, the second narrower, and columns
+ * right of the last panel (wide) or rows below it (tall). */
+enum { RECT_LONG = 600, RECT_SHORT = 260, RECT_LD = RECT_LONG + 2 };
+
 /* Each member of a width-2 region runs the routines on its own data with BIG pivots, more than
  * the stack holds: there the heap is not used, so dgetrf_ and dgesv_ take LAPACK's blocked LU on
  * tela_dgetrf panels, dgetrs_ DGETRS's steps on int pivots. The member runs the native routines
@@ -672,6 +676,11 @@ typedef struct member_job {
     double *native_lu, *native_singular, *native_x, *native_rs_b[2];
     tela_int native_ipiv[BIG], wide[BIG];
     int native_info, native_singular_info;
+    /* a tall and a wide matrix (RECT_LONG x RECT_SHORT and back, lda RECT_LD): both ways */
+    const double *rect0[2];
+    double *rect[2], *native_rect[2];
+    int rect_ipiv[2][RECT_SHORT], rect_info[2], native_rect_info[2];
+    tela_int native_rect_ipiv[2][RECT_SHORT];
 } member_job;
 
 static void region_body(tela_member *self, void *arg)
@@ -700,6 +709,16 @@ static void region_body(tela_member *self, void *arg)
     memcpy(m->native_x, m->b0, sizeof(double) * b_len);
     tela_dgetrs(par, 'N', n, nrhs, m->lu, lda, m->wide, m->native_x, ldb);
 
+    for (int k = 0; k < 2; k++) {
+        const int rows = k ? RECT_SHORT : RECT_LONG, cols = k ? RECT_LONG : RECT_SHORT;
+        const int ld = RECT_LD;
+        memcpy(m->rect[k], m->rect0[k], sizeof(double) * (size_t)ld * cols);
+        memcpy(m->native_rect[k], m->rect0[k], sizeof(double) * (size_t)ld * cols);
+        dgetrf_(&rows, &cols, m->rect[k], &ld, m->rect_ipiv[k], &m->rect_info[k]);
+        m->native_rect_info[k] =
+            tela_dgetrf(par, rows, cols, m->native_rect[k], ld, m->native_rect_ipiv[k]);
+    }
+
     for (int t = 0; t < 2; t++) {
         const char *trans = t ? "t" : "N";
         memcpy(m->rs_b[t], m->b0, sizeof(double) * b_len);
@@ -713,10 +732,11 @@ static void region_body(tela_member *self, void *arg)
 
 /* max |(P A - L U)(i, j)| / (n max |A| eps), LAPACK's DGET01 ratio in the max norm; P from
  * int pivots. */
-static double lu_residual(int n, const double *a0, const double *f, int lda, const int *ipiv)
+static double lu_residual(int m, int n, const double *a0, const double *f, int lda, const int *ipiv)
 {
+    const int mn = m < n ? m : n;
     double *pa = copy_of(a0, (size_t)lda * n);
-    for (int i = 0; i < n; i++) { /* P A: the interchanges in order */
+    for (int i = 0; i < mn; i++) { /* P A: the interchanges in order */
         const int p = ipiv[i] - 1;
         for (int j = 0; j < n && p != i; j++) {
             const double t = pa[i + (size_t)j * lda];
@@ -726,10 +746,10 @@ static double lu_residual(int n, const double *a0, const double *f, int lda, con
     }
     double worst = 0, norm = 0;
     for (int j = 0; j < n; j++) {
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i < m; i++) {
             long double s = 0;
             const int kmax = i < j ? i : j;
-            for (int k = 0; k <= kmax; k++) {
+            for (int k = 0; k <= kmax && k < mn; k++) {
                 const double l = k == i ? 1.0 : f[i + (size_t)k * lda];
                 s += (long double)l * f[k + (size_t)j * lda];
             }
@@ -739,7 +759,7 @@ static double lu_residual(int n, const double *a0, const double *f, int lda, con
         }
     }
     free(pa);
-    return worst / ((double)n * norm * DBL_EPSILON);
+    return worst / ((double)(m > n ? m : n) * norm * DBL_EPSILON);
 }
 
 static void test_inside_a_region(void **state)
@@ -760,6 +780,12 @@ static void test_inside_a_region(void **state)
         double **arrays[] = {&m->lu, &m->singular, &m->sv_a, &m->native_lu, &m->native_singular};
         for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
             *arrays[i] = random_array(a_len, 0);
+        for (int k = 0; k < 2; k++) {
+            const size_t len = (size_t)RECT_LD * (k ? RECT_LONG : RECT_SHORT);
+            m->rect0[k] = random_array(len, 530 + 2 * r + k);
+            m->rect[k] = random_array(len, 0);
+            m->native_rect[k] = random_array(len, 0);
+        }
         double **rhs[] = {&m->sv_b,     &m->rs_b[0],        &m->rs_b[1],
                           &m->native_x, &m->native_rs_b[0], &m->native_rs_b[1]};
         for (size_t i = 0; i < sizeof rhs / sizeof rhs[0]; i++)
@@ -777,9 +803,22 @@ static void test_inside_a_region(void **state)
         assert_int_equal(m->native_info, 0);
         assert_int_equal(m->info, 0);
         expect_same_pivots("dgetrf_ inside a region", m->ipiv, m->native_ipiv, n);
-        const double ratio = lu_residual(n, m->a0, m->lu, lda, m->ipiv);
+        const double ratio = lu_residual(n, n, m->a0, m->lu, lda, m->ipiv);
         if (!(ratio < 30.0))
             fail_msg("dgetrf_ inside a region: residual ratio %g (LAPACK's threshold 30)", ratio);
+        for (int k = 0; k < 2; k++) {
+            const int rows = k ? RECT_SHORT : RECT_LONG, cols = k ? RECT_LONG : RECT_SHORT;
+            const char *what = k ? "dgetrf_ of a wide matrix inside a region"
+                                 : "dgetrf_ of a tall matrix inside a region";
+            assert_int_equal(m->native_rect_info[k], 0);
+            assert_int_equal(m->rect_info[k], 0);
+            expect_same_pivots(what, m->rect_ipiv[k], m->native_rect_ipiv[k], RECT_SHORT);
+            const double rect_ratio =
+                lu_residual(rows, cols, m->rect0[k], m->rect[k], RECT_LD, m->rect_ipiv[k]);
+            if (!(rect_ratio < 30.0))
+                fail_msg("%s: residual ratio %g (LAPACK's threshold 30)", what, rect_ratio);
+            free((void *)m->rect0[k]), free(m->rect[k]), free(m->native_rect[k]);
+        }
         /* singular: the first zero pivot at the zeroed column or before, as natively */
         assert_true(m->native_singular_info > 0 && m->native_singular_info <= 281);
         assert_int_equal(m->singular_info, m->native_singular_info);
