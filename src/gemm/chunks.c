@@ -77,3 +77,41 @@ void level3_chunks(tela_par par, const char *name, tela_int count, double estima
     if (owned)
         free(bufs);
 }
+
+typedef struct tri_chunk_job {
+    level3_tri_step step;
+    const tri_view *t;
+    bool left;
+    tela_int o, s, m, n;
+    double *b;
+    tela_int ldb;
+} tri_chunk_job;
+
+/* One chunk: LEVEL3_CHUNK columns (left) or rows (right) of B. */
+static void tri_chunk(const level3_ctx *ctx, tela_int chunk, void *arg)
+{
+    const tri_chunk_job *job = arg;
+    const tela_int first = chunk * LEVEL3_CHUNK, rhs = job->left ? job->n : job->m;
+    const tela_int count = rhs - first < LEVEL3_CHUNK ? rhs - first : LEVEL3_CHUNK;
+    if (job->left)
+        job->step(ctx, job->t, true, job->o, job->s, job->m, count, job->b + first * job->ldb,
+                  job->ldb);
+    else
+        job->step(ctx, job->t, false, job->o, job->s, count, job->n, job->b + first, job->ldb);
+}
+
+bool level3_tri_chunked(const level3_ctx *ctx, level3_tri_step step, const char *name,
+                        const tri_view *t, bool left, tela_int o, tela_int s, tela_int m,
+                        tela_int n, double *b, tela_int ldb)
+{
+    const tela_int rhs = left ? n : m;
+    if (ctx->in_chunk || s > LEVEL3_CHUNK_TRI || rhs <= LEVEL3_CHUNK)
+        return false;
+    tri_chunk_job job = {step, t, left, o, s, m, n, b, ldb};
+    const tela_int chunks = (rhs + LEVEL3_CHUNK - 1) / LEVEL3_CHUNK;
+    /* trsm and trmm alike: s^2 multiply-adds per right-hand side. */
+    const double flops = (double)s * (double)s * (double)rhs;
+    level3_chunks(ctx->par, name, chunks, flops * par_rate_gemm_ns_per_flop(),
+                  level3_chunk_buffer_len(s), tri_chunk, &job);
+    return true;
+}

@@ -47,6 +47,19 @@ typedef void (*level3_chunk_fn)(const level3_ctx *ctx, tela_int chunk, void *arg
 void level3_chunks(tela_par par, const char *name, tela_int count, double estimate_ns,
                    size_t buf_len, level3_chunk_fn fn, void *arg);
 
+struct tri_view;
+/* A trsm or trmm step on the triangle op(A)[o.., o..] of order s and B
+ * (s x n on the left, m x s on the right). */
+typedef void (*level3_tri_step)(const level3_ctx *ctx, const struct tri_view *t, bool left,
+                                tela_int o, tela_int s, tela_int m, tela_int n, double *b,
+                                tela_int ldb);
+/* If the step qualifies for chunks (order <= LEVEL3_CHUNK_TRI, more than
+ * LEVEL3_CHUNK right-hand sides, not already in a chunk), runs step on each
+ * chunk of B through level3_chunks and returns true; else false. */
+bool level3_tri_chunked(const level3_ctx *ctx, level3_tri_step step, const char *name,
+                        const struct tri_view *t, bool left, tela_int o, tela_int s, tela_int m,
+                        tela_int n, double *b, tela_int ldb);
+
 /* op(A), n x n triangular: element (i, j) of op(A) is A(i, j), or A(j, i)
  * when trans. lower says whether op(A) (not A) is lower triangular. */
 typedef struct tri_view {

@@ -6,44 +6,12 @@
  * the flops are), the small diagonal triangles are solved by the vector
  * loops of tri_base.c. */
 #include "gemm/level3.h"
-#include "par/par.h"
-
-typedef struct solve_job {
-    const tri_view *t;
-    bool left;
-    tela_int o, s, m, n;
-    double *b;
-    tela_int ldb;
-} solve_job;
-
-static void solve(const level3_ctx *ctx, const tri_view *t, bool left, tela_int o, tela_int s,
-                  tela_int m, tela_int n, double *b, tela_int ldb);
-
-/* One chunk: LEVEL3_CHUNK columns (left) or rows (right) of B. */
-static void solve_chunk(const level3_ctx *ctx, tela_int chunk, void *arg)
-{
-    const solve_job *job = arg;
-    const tela_int first = chunk * LEVEL3_CHUNK, rhs = job->left ? job->n : job->m;
-    const tela_int count = rhs - first < LEVEL3_CHUNK ? rhs - first : LEVEL3_CHUNK;
-    if (job->left)
-        solve(ctx, job->t, true, job->o, job->s, job->m, count, job->b + first * job->ldb,
-              job->ldb);
-    else
-        solve(ctx, job->t, false, job->o, job->s, count, job->n, job->b + first, job->ldb);
-}
 
 static void solve(const level3_ctx *ctx, const tri_view *t, bool left, tela_int o, tela_int s,
                   tela_int m, tela_int n, double *b, tela_int ldb)
 {
-    const tela_int rhs = left ? n : m;
-    if (!ctx->in_chunk && s <= LEVEL3_CHUNK_TRI && rhs > LEVEL3_CHUNK) {
-        solve_job job = {t, left, o, s, m, n, b, ldb};
-        const tela_int chunks = (rhs + LEVEL3_CHUNK - 1) / LEVEL3_CHUNK;
-        const double flops = (double)s * (double)s * (double)rhs;
-        level3_chunks(ctx->par, "dtrsm", chunks, flops * par_rate_gemm_ns_per_flop(),
-                      level3_chunk_buffer_len(s), solve_chunk, &job);
+    if (level3_tri_chunked(ctx, solve, "dtrsm", t, left, o, s, m, n, b, ldb))
         return;
-    }
     if (s <= LEVEL3_BASE) {
         level3_tri_base(t, o, s, left, true, left ? n : m, b, ldb);
         return;
