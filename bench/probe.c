@@ -54,8 +54,10 @@ extern char **environ;
 #define DEFAULT_CHOL_CALLS  5
 #define DEFAULT_SLOW_FACTOR 1.5
 #define DEFAULT_TIMEOUT_S   600
-/* Other processes using more than this share of the CPUs while an arm ran get a warning. */
+/* Other processes using more than this share of the CPUs while a kernel's processes ran get a
+ * warning, if those ran for at least MIN_USAGE_WINDOW_S CPU-seconds (ticks are 10 ms). */
 #define BUSY_MACHINE_FRACTION 0.05
+#define MIN_USAGE_WINDOW_S    1.0
 /* A child's result line:
  * "RESULT first_ns spawned moves faults min_width hash count t_1 ... t_count". */
 #define RESULT_TAG "RESULT"
@@ -501,7 +503,7 @@ static void run_child(const char *self, const struct settings *settings,
                     arm_name(arm));
     }
     result->wall_s = wall_s;
-    result->others_s = isnan(others_s) || others_s < 0.0 ? 0.0 : others_s;
+    result->others_s = isnan(others_s) ? 0.0 : others_s; /* may be a tick below 0 */
     if (!timed_out && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
         fprintf(stderr, "tela-probe: %s %s: the child %s %d\n", kernel->name, arm_name(arm),
                 WIFSIGNALED(status) ? "was killed by signal" : "exited with status",
@@ -519,6 +521,7 @@ struct arm_summary {
     double faults;           /* median over the processes of page faults per call */
     int min_width;           /* narrowest team any process got */
     double others;           /* share of all CPUs other processes used while these ran */
+    double others_s, wall_s; /* its parts: CPU s of other processes, s of the children's lives */
 };
 
 static struct arm_summary summarise(const struct process_result *results, int procs,
@@ -527,7 +530,6 @@ static struct arm_summary summarise(const struct process_result *results, int pr
     struct arm_summary s = {
         .median = NAN, .min = NAN, .max = NAN, .first = NAN, .faults = NAN, .min_width = INT_MAX};
     double medians[MAX_PROCS], firsts[MAX_PROCS], faults[MAX_PROCS];
-    double others_s = 0.0, wall_s = 0.0;
     for (int p = 0; p < procs; p++) {
         const struct process_result *r = &results[p];
         if (!r->ok)
@@ -537,8 +539,8 @@ static struct arm_summary summarise(const struct process_result *results, int pr
         faults[s.ok] = r->faults_per_call;
         s.ok++;
         s.spawned += r->spawned;
-        others_s += r->others_s;
-        wall_s += r->wall_s;
+        s.others_s += r->others_s;
+        s.wall_s += r->wall_s;
         s.moves += r->moves;
         s.min_width = r->min_width < s.min_width ? r->min_width : s.min_width;
         s.min = isnan(s.min) || r->median_ms < s.min ? r->median_ms : s.min;
@@ -548,7 +550,9 @@ static struct arm_summary summarise(const struct process_result *results, int pr
         return s;
     for (int p = 0; p < procs; p++)
         s.slow += results[p].ok && results[p].median_ms > slow_factor * s.min;
-    s.others = wall_s > 0.0 ? others_s / (wall_s * (double)sysconf(_SC_NPROCESSORS_ONLN)) : 0.0;
+    s.others =
+        s.wall_s > 0.0 ? s.others_s / (s.wall_s * (double)sysconf(_SC_NPROCESSORS_ONLN)) : 0.0;
+    s.others = s.others > 0.0 ? s.others : 0.0;
     s.median = median_of(medians, s.ok);
     s.first = median_of(firsts, s.ok);
     s.faults = median_of(faults, s.ok);
@@ -588,7 +592,8 @@ static void print_kernel_table(const struct settings *settings, const struct ker
             held = summarise(results[ARM_HELD], settings->procs, settings->slow_factor);
     }
     unsigned long long hash = 0;
-    int hashes = 0, differ = 0, narrow = 0, busy = 0;
+    int hashes = 0, differ = 0, narrow = 0;
+    double others_s = 0.0, wall_s = 0.0;
     for (int i = 0; i < settings->arm_count; i++) {
         enum arm arm = settings->arms[i];
         struct arm_summary s = summarise(results[arm], settings->procs, settings->slow_factor);
@@ -602,7 +607,8 @@ static void print_kernel_table(const struct settings *settings, const struct ker
                arm_name(arm), format_ms(s.median, median, sizeof median),
                format_ms(s.min, min, sizeof min), format_ms(s.max, max, sizeof max), ratio, slow,
                format_ms(s.first, first, sizeof first), s.spawned, s.faults, 100.0 * s.others);
-        busy |= s.others > BUSY_MACHINE_FRACTION;
+        others_s += s.others_s;
+        wall_s += s.wall_s;
         for (int p = 0; p < settings->procs; p++) {
             const struct process_result *r = &results[arm][p];
             char value[24];
@@ -620,11 +626,16 @@ static void print_kernel_table(const struct settings *settings, const struct ker
     }
     printf("  results: %s over %d processes\n",
            differ ? "NOT bitwise identical" : "bitwise identical", hashes);
-    if (busy)
-        printf("  NOT A QUIET MACHINE: other processes%s used more than %.0f%% of the CPUs "
-               "(column others): times are\n  unreliable, and a slow mode may be theirs\n",
-               settings->load_procs ? " (the --load ones included)" : "",
-               100.0 * BUSY_MACHINE_FRACTION);
+    /* Over all the kernel's processes: /proc/stat counts 10 ms ticks, so an arm of short
+     * children (gemm128's live ~30 ms) reads a few percent either way; the sum is steadier. */
+    const double cpu_s = wall_s * (double)sysconf(_SC_NPROCESSORS_ONLN);
+    const double share = cpu_s > 0.0 && others_s > 0.0 ? others_s / cpu_s : 0.0;
+    printf("  other processes%s used %.0f%% of the CPUs while this kernel's processes ran%s\n",
+           settings->load_procs ? " (the --load ones included)" : "", 100.0 * share,
+           cpu_s < MIN_USAGE_WINDOW_S      ? " (too short a time to tell: 10 ms ticks)"
+           : share > BUSY_MACHINE_FRACTION ? ": NOT A QUIET MACHINE, times are unreliable and a "
+                                             "slow mode may be theirs"
+                                           : "");
     if (narrow)
         printf("  note: some calls ran on a team narrower than %d (another process or team held "
                "workers)\n",
