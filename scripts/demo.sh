@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # demo.sh — installs what tela needs, builds it (Release, warnings as errors) in build/release
-# and runs tela-bench --quick: tela's GEMM (n = 16 ... 2048), TRSM, TRMM and SYRK against
-# OpenBLAS at 1 and 2 threads, in interleaved rounds, about 35 s on 2 CPUs; the CSV and an SVG
+# and runs tela-bench --quick: tela's GEMM (n = 16 ... 2048), TRSM, TRMM, SYRK, GETRF and POTRF
+# against OpenBLAS at 1 and 2 threads, in interleaved rounds, about 35 s on 2 CPUs; the CSV and an SVG
 # plot go to build/release. OpenBLAS runs as it would by default on this CPU: OPENBLAS_CORETYPE
 # and OPENBLAS_L2_SIZE are removed from that one command's environment (a machine that pins
 # OpenBLAS to its Haswell kernels would otherwise be compared at half speed). Arguments, if
