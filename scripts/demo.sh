@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # demo.sh — installs what tela needs, builds it (Release, warnings as errors) in build/release
 # and runs tela-bench --quick: tela's GEMM (n = 16 ... 2048), TRSM, TRMM, SYRK, GETRF and POTRF
-# against OpenBLAS at 1 and 2 threads, in interleaved rounds, about 35 s on 2 CPUs; the CSV and an SVG
-# plot go to build/release. OpenBLAS runs as it would by default on this CPU: OPENBLAS_CORETYPE
-# and OPENBLAS_L2_SIZE are removed from that one command's environment (a machine that pins
-# OpenBLAS to its Haswell kernels would otherwise be compared at half speed). Arguments, if
-# any, go to tela-bench instead of --quick, e.g. `scripts/demo.sh --routines all --threads 2`.
+# against OpenBLAS at 1 and 2 threads, in interleaved rounds, about 35 s on 2 CPUs; the CSV and
+# an SVG plot go to build/release. OpenBLAS runs as it would by default on this CPU:
+# OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE are removed from that one command's environment (a
+# machine that pins OpenBLAS to its Haswell kernels would otherwise be compared at half speed).
+# Arguments, if any, go to tela-bench instead of --quick, e.g.
+# `scripts/demo.sh --routines all --threads 2`.
 set -euo pipefail
 # shellcheck source=scripts/common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
