@@ -64,3 +64,13 @@ double *gemm_buffer_get(size_t len, bool *owned)
     b->len = bytes / sizeof(double);
     return p;
 }
+
+double *gemm_member_buffers(tela_par par, int members, size_t len, size_t *stride, bool *owned)
+{
+    *stride = (len + 7) / 8 * 8; /* each member's buffer 64-byte aligned */
+    *owned = false;
+    const size_t total = (size_t)members * *stride;
+    if (par.kind == TELA_PAR_TEAM && par.team)
+        return tela_team_workspace(par.team, total * sizeof(double));
+    return gemm_buffer_get(total, owned);
+}

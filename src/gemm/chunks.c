@@ -58,15 +58,9 @@ void level3_chunks(tela_par par, const char *name, tela_int count, double estima
     int bound = par.kind == TELA_PAR_SEQ ? 1 : gemm_width_bound(par);
     if (bound > count)
         bound = (int)count;
-    /* One buffer per member that may run: a held team's workspace, else
-     * the caller's kept buffer (or one allocated for this call). */
-    const size_t len = (buf_len + 7) / 8 * 8;
-    bool owned = false;
-    double *bufs = NULL;
-    if (par.kind == TELA_PAR_TEAM && par.team)
-        bufs = tela_team_workspace(par.team, (size_t)bound * len * sizeof(double));
-    else
-        bufs = gemm_buffer_get((size_t)bound * len, &owned);
+    size_t len;
+    bool owned;
+    double *bufs = gemm_member_buffers(par, bound, buf_len, &len, &owned);
     chunk_job job = {count, bufs, len, fn, arg};
     int used = -1;
     if (bound > 1)

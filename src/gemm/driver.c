@@ -172,7 +172,12 @@ static void packed_on_stack(const gemm_problem *pr)
 
 void gemm_serial_in(const gemm_problem *pr, double *buf, size_t len)
 {
-    if (gemm_prefers_unpacked(pr)) {
+    gemm_serial_on_path(pr, gemm_prefers_unpacked(pr), buf, len);
+}
+
+void gemm_serial_on_path(const gemm_problem *pr, bool unpacked, double *buf, size_t len)
+{
+    if (unpacked) {
         pr->kernel->small(pr);
         return;
     }

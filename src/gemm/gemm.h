@@ -137,6 +137,11 @@ size_t gemm_b_buffer_len(const gemm_kernel *kr, int nc, int kc);
  * use. NULL inside a region when it would need allocating, or out of
  * memory. */
 double *gemm_buffer_get(size_t len, bool *owned);
+/* Packing buffers for the members of a region under par, got before it:
+ * members buffers of len doubles, *stride doubles apart (64-byte aligned),
+ * in a held team's workspace, else the caller's kept buffer or a fresh
+ * one (*owned: free it after). NULL when none can be had. */
+double *gemm_member_buffers(tela_par par, int members, size_t len, size_t *stride, bool *owned);
 
 /* Serial dgemm on any sizes (packs when it pays, else the small path). */
 void gemm_serial(const gemm_problem *pr);
@@ -144,6 +149,12 @@ void gemm_serial(const gemm_problem *pr);
  * into the thread's buffer: what members of a region use (buffers handed
  * out before it), so they compute exactly as a serial caller does. */
 void gemm_serial_in(const gemm_problem *pr, double *buf, size_t len);
+/* gemm_serial_in on a path chosen beforehand (unpacked: the unpacked path,
+ * as gemm_prefers_unpacked says for a larger product this one is a column
+ * range of). Each element of C is then computed as in the larger product,
+ * however its columns are split: what callers sharing one product's
+ * columns among members use to stay bitwise equal at every width. */
+void gemm_serial_on_path(const gemm_problem *pr, bool unpacked, double *buf, size_t len);
 /* The doubles gemm_serial_in packs into for these sizes. */
 size_t gemm_serial_buffer_len(const gemm_kernel *kr, ptrdiff_t m, ptrdiff_t n, ptrdiff_t k);
 /* The most members a region under par may get (sizes per-member buffers). */

@@ -1,7 +1,8 @@
 /* getrf.c — tela_dgetrf: recursive LU with partial pivoting (LAPACK's
  * dgetrf2 order): factor the left half, swap and solve the right half's top
  * (trsm), update its bottom (one tela_dgemm: the bulk of the flops and of
- * the parallelism), factor that, swap the left half. */
+ * the parallelism), factor that, swap the left half. Larger matrices go
+ * by panels in one region (blocked.c), with this for the panels. */
 #include "lu/lu.h"
 
 /* Panels at most this wide are factored column by column (panel.c). */
@@ -14,19 +15,19 @@ static tela_int split(tela_int mn)
     return h < mn ? h : mn / 2;
 }
 
-static tela_int factor(tela_par par, tela_int m, tela_int n, double *a, tela_int lda,
-                       tela_int *ipiv)
+tela_int lu_factor_recursive(tela_par par, tela_int m, tela_int n, double *a, tela_int lda,
+                             tela_int *ipiv)
 {
     const tela_int mn = m < n ? m : n;
     if (mn <= LU_BASE)
         return lu_panel(par, m, n, a, lda, ipiv);
     const tela_int n1 = split(mn), n2 = n - n1;
     double *a12 = a + n1 * lda, *a21 = a + n1, *a22 = a + n1 + n1 * lda;
-    tela_int info = factor(par, m, n1, a, lda, ipiv);
+    tela_int info = lu_factor_recursive(par, m, n1, a, lda, ipiv);
     lu_swap_rows(par, n2, a12, lda, 0, n1, ipiv);
     tela_dtrsm(par, 'L', 'L', 'N', 'U', n1, n2, 1.0, a, lda, a12, lda);
     tela_dgemm(par, 'N', 'N', m - n1, n2, n1, -1.0, a21, lda, a12, lda, 1.0, a22, lda);
-    const tela_int info2 = factor(par, m - n1, n2, a22, lda, ipiv + n1);
+    const tela_int info2 = lu_factor_recursive(par, m - n1, n2, a22, lda, ipiv + n1);
     if (info == 0 && info2 > 0)
         info = info2 + n1;
     for (tela_int i = n1; i < mn; i++)
@@ -49,5 +50,7 @@ int tela_dgetrf(tela_par par, tela_int m, tela_int n, double *a, tela_int lda, t
         return -3;
     if (!ipiv)
         return -5;
-    return (int)factor(par, m, n, a, lda, ipiv);
+    if ((m < n ? m : n) >= LU_BLOCKED_MIN)
+        return (int)lu_factor_blocked(par, m, n, a, lda, ipiv);
+    return (int)lu_factor_recursive(par, m, n, a, lda, ipiv);
 }

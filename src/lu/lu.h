@@ -18,6 +18,19 @@ void lu_swap_rows(tela_par par, tela_int n, double *a, tela_int lda, tela_int fr
  * (1-based) or 0. */
 tela_int lu_panel(tela_par par, tela_int m, tela_int n, double *a, tela_int lda, tela_int *ipiv);
 
+/* getrf's two algorithms, chosen by size alone (so every width computes
+ * the same bits): below LU_BLOCKED_MIN = min(m, n) the recursion of
+ * LAPACK's dgetrf2, its GEMMs parallel; from there panels in one region
+ * with look-ahead (blocked.c), the recursion factoring each panel. Both
+ * return info as dgetrf does; pivots are 1-based and relative to a. */
+#define LU_BLOCKED_MIN 192
+tela_int lu_factor_recursive(tela_par par, tela_int m, tela_int n, double *a, tela_int lda,
+                             tela_int *ipiv);
+tela_int lu_factor_blocked(tela_par par, tela_int m, tela_int n, double *a, tela_int lda,
+                           tela_int *ipiv);
+/* Flops of the LU of an m x n matrix (2/3 n^3 when square). */
+double lu_flops(tela_int m, tela_int n);
+
 /* LAPACK's TRANS: 'N', 'T' or 'C', either case. */
 bool lu_trans(char c, bool *trans);
 
