@@ -725,8 +725,8 @@ static void test_widths_bitwise_equal(void **state)
     (void)state;
     /* Panels of 32, 64 and (unsanitized only: 2.6 GFLOP each) 128 columns in blocked.c, with
      * a narrower last panel, and the recursion below its minimum order. */
-    static const struct width_case cases[] = {{517, 517}, {700, 300}, {300, 650},
-                                              {150, 170}, {900, 801}, {1600, 1541}};
+    static const struct width_case cases[] = {{517, 517}, {1000, 600}, {300, 650},
+                                              {150, 170}, {900, 801},  {1600, 1541}};
     const size_t count = sizeof cases / sizeof cases[0] - (TU_SANITIZED ? 1 : 0);
     const tela_int nrhs = 37;
     tl_seed(9);

@@ -10,22 +10,28 @@
 #include <stdlib.h>
 
 /* Panel widths grow with the order: narrow panels keep the serial chain of
- * panel factorizations short, wide ones run the trailing GEMM at larger k.
- * Measured on Zen 5, medians of interleaved rounds, GFLOP/s at 1 / 2
- * threads: n = 256: 32 gives 40 / 53, 64 gives 42 / 51; n = 512: 32 gives
- * 49 / 77, 64 gives 52 / 72; n = 1024: 64 gives 60 / 102, 128 gives
- * 59 / 96; n = 2048: 64 gives 61 / 111, 128 gives 63 / 114. */
+ * panel factorizations short (it bounds the width, lu_factor_blocked),
+ * wide ones run the trailing GEMM at larger k. Measured on Zen 5, medians
+ * of interleaved rounds, GFLOP/s at 1 / 2 threads: n = 512: 32 gives
+ * 49 / 77, 64 gives 52 / 72; n = 768: 32 and 64 give 62-64 / 73; n =
+ * 1024: 32 gives 61 / 83, 64 gives 63 / 86; n = 1536: 64 gives 62 / 102,
+ * 128 gives 63 / 100; n = 2048: 64 gives 61 / 111, 128 gives 63 / 114. */
 static tela_int panel_columns(tela_int mn)
 {
-    return mn < 768 ? 32 : mn < 1536 ? 64 : 128;
+    return mn < 1024 ? 32 : mn < 2048 ? 64 : 128;
 }
 
-/* Serial getrf runs at 45-70% of the GEMM rate (n = 256-2048, Zen 5): the
- * region's estimate and the panel's weight in the split allow for it. */
+/* The trailing updates run at 40-70% of the GEMM rate (n = 192-2048, Zen
+ * 5): the region's estimate allows for it. */
 #define LU_SLOWER_THAN_GEMM 1.5
 /* A panel's own factorization (narrow GEMMs, the column-by-column base)
- * runs ~3x slower per flop than the trailing update. */
+ * runs ~3x slower per flop than the trailing update (n = 192: 14 against
+ * 41 GFLOP/s). */
 #define LU_PANEL_SLOWER 3.0
+
+/* A member beyond the first needs this many times the chain's time in all
+ * (see lu_factor_blocked). */
+#define LU_CHAIN_MARGIN 2.0
 
 typedef struct blocked_job {
     double *a;
@@ -97,6 +103,13 @@ static void update(const blocked_job *job, tela_int k, bool unpacked, tela_int f
         gemm_serial_on_path(&pr, unpacked, buf, job->buf_len);
 }
 
+/* The flops of panel k's update of one column (solve and GEMM). */
+static double column_flops(const blocked_job *job, tela_int k)
+{
+    const double b = (double)panel_width(job, k), rows = (double)(job->m - k * job->nb) - b;
+    return 2.0 * rows * b + b * b;
+}
+
 /* How many columns after the look-ahead member 0 takes in step k (a
  * multiple of 8): its update of the next panel's columns, that panel's
  * factorization and its share should end when the others' shares do. */
@@ -106,16 +119,31 @@ static tela_int first_share(const blocked_job *job, tela_int k, tela_int look_fr
     const tela_int rest = job->n - look_to;
     if (width == 1)
         return rest;
-    const tela_int b = panel_width(job, k), rows = job->m - k * job->nb - b;
-    const double column = 2.0 * (double)rows * (double)b + (double)b * (double)b;
+    const double column = column_flops(job, k);
+    const tela_int rows = job->m - k * job->nb - panel_width(job, k);
     const double panel =
         look_to > look_from ? LU_PANEL_SLOWER * lu_flops(rows, look_to - look_from) : 0.0;
     const double ahead = (double)(look_to - look_from) * column + panel;
     const double share = (ahead + (double)rest * column) / width - ahead;
-    if (share <= 0.0)
-        return 0;
-    const tela_int columns = (tela_int)(share / column) / 8 * 8;
+    const tela_int columns = share > 0.0 ? (tela_int)(share / column) / 8 * 8 : 0;
     return columns < rest ? columns : rest;
+}
+
+/* The serial time of the factorization and of its chain on member 0 (the
+ * panels and the look-ahead updates, which no other member can take). */
+static void estimate_times(const blocked_job *job, double *serial_ns, double *chain_ns)
+{
+    double update = 0.0, chain = 0.0;
+    for (tela_int k = 0; k < job->panels; k++) {
+        const tela_int k0 = k * job->nb, b = panel_width(job, k);
+        const double panel = LU_PANEL_SLOWER * lu_flops(job->m - k0, b);
+        const tela_int look = k + 1 < job->panels ? panel_width(job, k + 1) : 0;
+        chain += panel + (double)look * column_flops(job, k);
+        update += (double)(job->n - k0 - b) * column_flops(job, k) + panel;
+    }
+    const double ns = LU_SLOWER_THAN_GEMM * par_rate_gemm_ns_per_flop();
+    *serial_ns = update * ns;
+    *chain_ns = chain * ns;
 }
 
 static void blocked_body(tela_member *self, void *arg)
@@ -165,9 +193,18 @@ tela_int lu_factor_blocked(tela_par par, tela_int m, tela_int n, double *a, tela
     double *bufs = gemm_member_buffers(par, bound, gemm_serial_buffer_len(job.kernel, m, n, nb),
                                        &job.buf_len, &owned);
     job.bufs = bufs;
-    const double estimate = LU_SLOWER_THAN_GEMM * lu_flops(m, n) * par_rate_gemm_ns_per_flop();
-    if (tela_parallel_gated(tela_par_limit(par, bound), "getrf", estimate, (int)job.panels + 1,
-                            blocked_body, &job) < 0) {
+    /* No more members than the chain leaves work for, with a margin: each
+     * step also hands the panel to the other cores and waits at a barrier,
+     * which the model leaves out. Measured on two cores (medians of
+     * interleaved rounds, the caller on the faster core): two threads lose
+     * to one at n = 256 (ratio 2.5: 33 against 41 GFLOP/s) and 384 (3.6:
+     * 47 against 52), win at 512 (4.6: 57 against 52). */
+    double estimate, chain;
+    estimate_times(&job, &estimate, &chain);
+    const double useful = chain > 0.0 ? estimate / (LU_CHAIN_MARGIN * chain) : 1.0;
+    const int limit = useful < bound ? (int)useful : bound;
+    if (tela_parallel_gated(tela_par_limit(par, limit > 1 ? limit : 1), "getrf", estimate,
+                            (int)job.panels + 1, blocked_body, &job) < 0) {
         /* A bad policy (reported): the same steps on the caller. */
         job.bufs = NULL;
         tela_parallel_gated(tela_par_seq(), "getrf", estimate, 1, blocked_body, &job);
