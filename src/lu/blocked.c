@@ -29,6 +29,13 @@ static tela_int panel_columns(tela_int mn)
  * 41 GFLOP/s). */
 #define LU_PANEL_SLOWER 3.0
 
+/* Every member's buffer holds a packed B block of up to nc columns (4096
+ * here: 4 MiB a member at nb = 128; 270 MiB for 64 members). nc does not
+ * change any element's arithmetic, so it is cut to keep all the members'
+ * blocks within LU_UPDATE_BUFFERS bytes, to no fewer than 512 columns
+ * (cutting it to 512 on two cores cost 5% at n = 2048). */
+#define LU_UPDATE_BUFFERS (32u << 20)
+#define LU_UPDATE_NC_MIN  512
 /* A member beyond the first needs this many times the chain's time in all
  * (see lu_factor_blocked). */
 #define LU_CHAIN_MARGIN 2.0
@@ -37,9 +44,10 @@ typedef struct blocked_job {
     double *a;
     tela_int *ipiv;
     tela_int m, n, lda, nb, panels;
-    tela_int info; /* written by member 0 only */
-    const gemm_kernel *kernel;
-    double *bufs; /* one per member, buf_len doubles apart */
+    tela_int info;             /* written by member 0 only */
+    const gemm_kernel *kernel; /* points at update_kernel */
+    gemm_kernel update_kernel; /* this CPU's, nc cut for the buffers' size */
+    double *bufs;              /* one per member, buf_len doubles apart */
     size_t buf_len;
 } blocked_job;
 
@@ -133,16 +141,16 @@ static tela_int first_share(const blocked_job *job, tela_int k, tela_int look_fr
  * panels and the look-ahead updates, which no other member can take). */
 static void estimate_times(const blocked_job *job, double *serial_ns, double *chain_ns)
 {
-    double update = 0.0, chain = 0.0;
+    double all = 0.0, chain = 0.0;
     for (tela_int k = 0; k < job->panels; k++) {
         const tela_int k0 = k * job->nb, b = panel_width(job, k);
         const double panel = LU_PANEL_SLOWER * lu_flops(job->m - k0, b);
         const tela_int look = k + 1 < job->panels ? panel_width(job, k + 1) : 0;
         chain += panel + (double)look * column_flops(job, k);
-        update += (double)(job->n - k0 - b) * column_flops(job, k) + panel;
+        all += (double)(job->n - k0 - b) * column_flops(job, k) + panel;
     }
     const double ns = LU_SLOWER_THAN_GEMM * par_rate_gemm_ns_per_flop();
-    *serial_ns = update * ns;
+    *serial_ns = all * ns;
     *chain_ns = chain * ns;
 }
 
@@ -166,7 +174,8 @@ static void blocked_body(tela_member *self, void *arg)
                 factor_panel(job, k + 1);
             update(job, k, unpacked, look_to, split, buf);
         } else {
-            const tela_int groups = (job->n - split + 7) / 8, others = width - 1;
+            /* rank >= 1 here, so width >= 2 */
+            const tela_int groups = (job->n - split + 7) / 8, others = width > 1 ? width - 1 : 1;
             const tela_int from = split + groups * (rank - 1) / others * 8;
             const tela_int to = split + groups * rank / others * 8;
             update(job, k, unpacked, from, to < job->n ? to : job->n, buf);
@@ -187,8 +196,21 @@ tela_int lu_factor_blocked(tela_par par, tela_int m, tela_int n, double *a, tela
 {
     const tela_int mn = m < n ? m : n;
     const tela_int nb = panel_columns(mn);
-    blocked_job job = {a, ipiv, m, n, lda, nb, (mn + nb - 1) / nb, 0, gemm_kernel_get(), NULL, 0};
+    blocked_job job = {.a = a,
+                       .ipiv = ipiv,
+                       .m = m,
+                       .n = n,
+                       .lda = lda,
+                       .nb = nb,
+                       .panels = (mn + nb - 1) / nb,
+                       .update_kernel = *gemm_kernel_get()};
+    job.kernel = &job.update_kernel;
     const int bound = par.kind == TELA_PAR_SEQ ? 1 : gemm_width_bound(par);
+    double nc = (double)LU_UPDATE_BUFFERS / ((double)bound * (double)nb * sizeof(double));
+    if (nc < LU_UPDATE_NC_MIN)
+        nc = LU_UPDATE_NC_MIN;
+    if (nc < job.update_kernel.nc)
+        job.update_kernel.nc = (int)nc / job.update_kernel.nr * job.update_kernel.nr;
     bool owned;
     double *bufs = gemm_member_buffers(par, bound, gemm_serial_buffer_len(job.kernel, m, n, nb),
                                        &job.buf_len, &owned);
