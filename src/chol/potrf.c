@@ -60,8 +60,9 @@ int tela_dpotrf(tela_par par, char uplo, tela_int n, double *a, tela_int lda)
         return 0;
     if (!a)
         return -3;
+    /* One member: the serial policy, which also skips every region's gate. */
     const tela_int members = n / CHOL_ORDER_PER_MEMBER;
-    return (int)factor(
-        tela_par_limit(par, members > 1 ? (int)(members < 4096 ? members : 4096) : 1), upper, n, a,
-        lda);
+    const tela_par within =
+        members > 1 ? tela_par_limit(par, (int)(members < 4096 ? members : 4096)) : tela_par_seq();
+    return (int)factor(within, upper, n, a, lda);
 }
