@@ -160,7 +160,10 @@ static void test_trmm_trsm_recursive(void **state)
 static void test_syrk(void **state)
 {
     (void)state;
-    static const tela_int shapes[][2] = {{1, 1}, {5, 0}, {9, 4}, {64, 64}, {65, 3}, {150, 77}};
+    /* Up to 150 x 77 the unpacked path, in strips along the diagonal; 280 x 260 and 301 x 17
+     * pack, with tiles across the diagonal, two k blocks and two row blocks (mc = 192). */
+    static const tela_int shapes[][2] = {{1, 1},  {5, 0},    {9, 4},     {64, 64},
+                                         {65, 3}, {150, 77}, {280, 260}, {301, 17}};
     static const double scalars[][2] = {{1.5, 0.0}, {-0.5, 2.0}, {1.0, 1.0}, {0.0, 0.5}};
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
         for (int up = 0; up < 2; up++)

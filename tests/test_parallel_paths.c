@@ -181,16 +181,21 @@ static void test_triangular_chunks_and_recursion(void **state)
 static void test_syrk_both_triangles(void **state)
 {
     (void)state;
-    const tela_int n = 203, k = 70;
-    double *a = random_matrix(n, n, n, 5), *c = random_matrix(n, n, n, 6);
-    static const char flags[4][2] = {{'L', 'N'}, {'L', 'T'}, {'U', 'N'}, {'U', 'T'}};
-    for (int f = 0; f < 4; f++) {
-        kernel_case kc = {
-            "dsyrk", (size_t)(n * n), c, run_syrk, 0, n, k, {flags[f][0], flags[f][1]}, a};
-        check_case(&kc);
+    /* 203 x 70: the unpacked path, members taking strips; 290 x 300: packed, members taking
+     * column panels balanced by the triangle's elements, two k blocks. */
+    static const tela_int shapes[2][2] = {{203, 70}, {290, 300}};
+    for (int s = 0; s < 2; s++) {
+        const tela_int n = shapes[s][0], k = shapes[s][1], big = n > k ? n : k;
+        double *a = random_matrix(big, big, big, 5), *c = random_matrix(n, n, n, 6);
+        static const char flags[4][2] = {{'L', 'N'}, {'L', 'T'}, {'U', 'N'}, {'U', 'T'}};
+        for (int f = 0; f < 4; f++) {
+            kernel_case kc = {
+                "dsyrk", (size_t)(n * n), c, run_syrk, 0, n, k, {flags[f][0], flags[f][1]}, a};
+            check_case(&kc);
+        }
+        free(a);
+        free(c);
     }
-    free(a);
-    free(c);
 }
 
 static void test_getrf_square_tall_and_wide(void **state)

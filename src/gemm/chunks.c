@@ -18,7 +18,8 @@ void level3_gemm(const level3_ctx *ctx, char ta, char tb, tela_int m, tela_int n
         return;
     /* Callers here pass valid arguments, k > 0 and alpha != 0. */
     const gemm_problem pr = {
-        gemm_kernel_get(), {a, lda, ta == 'T'}, {b, ldb, tb == 'T'}, c, ldc, m, n, k, alpha, beta};
+        gemm_kernel_get(), {a, lda, ta == 'T'}, {b, ldb, tb == 'T'}, c, ldc, m, n, k, alpha, beta,
+        GEMM_ALL};
     gemm_serial_in(&pr, ctx->buf, ctx->buf_len);
 }
 

@@ -69,15 +69,18 @@ static void gemm_body(tela_member *self, void *arg)
     for (ptrdiff_t jc = 0; jc < pr->n; jc += kr->nc) {
         int nb = (int)(pr->n - jc < kr->nc ? pr->n - jc : kr->nc);
         int panels = gemm_panels_of(nb, kr->nr);
-        int wm, wn;
-        split_grid(width, m_tiles, panels, &wm, &wn);
+        /* A triangle of C is split by columns only, balanced by elements:
+         * its rows are already cut short by the diagonal. */
+        int wm = 1, wn = width;
+        if (pr->part == GEMM_ALL)
+            split_grid(width, m_tiles, panels, &wm, &wn);
         int row = rank / wn, col = rank % wn;
         ptrdiff_t m_from = m_tiles * row / wm * kr->mr;
         ptrdiff_t m_to = m_tiles * (row + 1) / wm * kr->mr;
         if (m_to > pr->m)
             m_to = pr->m;
-        int jp_from = (int)((ptrdiff_t)panels * col / wn);
-        int jp_to = (int)((ptrdiff_t)panels * (col + 1) / wn);
+        int jp_from, jp_to;
+        gemm_share_columns(pr, jc, nb, kr->nr, col, wn, &jp_from, &jp_to);
         for (ptrdiff_t pc = 0; pc < pr->k; pc += kr->kc) {
             int kb = (int)(pr->k - pc < kr->kc ? pr->k - pc : kr->kc);
             int first = (int)((ptrdiff_t)panels * rank / width);
@@ -115,7 +118,7 @@ int gemm_width_bound(tela_par par)
     return w > 0 ? w : 1;
 }
 
-static int gemm_parallel(tela_par par, const gemm_problem *pr)
+static void gemm_parallel(tela_par par, const gemm_problem *pr, const char *name)
 {
     const gemm_kernel *kr = pr->kernel;
     int bound = gemm_width_bound(par);
@@ -134,22 +137,20 @@ static int gemm_parallel(tela_par par, const gemm_problem *pr)
         buf = gemm_buffer_get(bytes / sizeof(double), &owned);
     if (!buf) {
         gemm_serial(pr);
-        return 1;
+        return;
     }
     job.b_buf = buf;
     job.a_bufs = buf + b_len;
-    double flops = 2.0 * (double)pr->m * (double)pr->n * (double)pr->k;
     ptrdiff_t k_blocks = (pr->k + kr->kc - 1) / kr->kc, n_blocks = (pr->n + kr->nc - 1) / kr->nc;
     int sections = (int)(2 * k_blocks * n_blocks);
-    int used = tela_parallel_gated(tela_par_limit(par, bound), "dgemm",
-                                   flops * par_rate_gemm_ns_per_flop(), sections, gemm_body, &job);
+    const int used = tela_parallel_gated(tela_par_limit(par, bound), name,
+                                         gemm_flops(pr) * par_rate_gemm_ns_per_flop(), sections,
+                                         gemm_body, &job);
     if (owned)
         free(buf);
     if (used < 0) { /* a bad policy (reported): compute anyway, serially */
         gemm_serial(pr);
-        return 1;
     }
-    return used;
 }
 
 /* The unpacked path in parallel: members take whole 8-column blocks of C.
@@ -158,16 +159,24 @@ static int gemm_parallel(tela_par par, const gemm_problem *pr)
 static void unpacked_body(tela_member *self, void *arg)
 {
     const gemm_problem *pr = arg;
-    const ptrdiff_t blocks = (pr->n + 7) / 8, w = tela_width(self), r = tela_rank(self);
-    const ptrdiff_t j_from = blocks * r / w * 8, j_to_block = blocks * (r + 1) / w * 8;
-    const ptrdiff_t j_to = j_to_block < pr->n ? j_to_block : pr->n;
-    if (j_from >= j_to)
-        return;
-    gemm_problem part = *pr;
-    part.n = j_to - j_from;
-    part.b.p = pr->b.trans ? pr->b.p + j_from : pr->b.p + j_from * pr->b.ld;
-    part.c = pr->c + j_from * pr->ldc;
-    pr->kernel->small(&part);
+    int from, to;
+    gemm_share_columns(pr, 0, pr->n, 8, tela_rank(self), tela_width(self), &from, &to);
+    const ptrdiff_t j_from = (ptrdiff_t)from * 8, j_to = (ptrdiff_t)to * 8;
+    if (j_from < pr->n)
+        gemm_unpacked_columns(pr, j_from, j_to < pr->n ? j_to : pr->n);
+}
+
+void gemm_run(tela_par par, const gemm_problem *pr, const char *name)
+{
+    if (par.kind == TELA_PAR_SEQ || gemm_is_small(pr->m, pr->n, pr->k))
+        gemm_serial(pr);
+    else if (gemm_prefers_unpacked(pr)) {
+        if (tela_parallel_gated(tela_par_limit(par, (int)((pr->n + 7) / 8)), name,
+                                gemm_flops(pr) * par_rate_gemm_ns_per_flop(), 1, unpacked_body,
+                                (void *)pr) < 0)
+            gemm_serial(pr); /* a bad policy (reported): serially */
+    } else
+        gemm_parallel(par, pr, name);
 }
 
 int tela_dgemm(tela_par par, char transa, char transb, tela_int m, tela_int n, tela_int k,
@@ -206,15 +215,8 @@ int tela_dgemm(tela_par par, char transa, char transb, tela_int m, tela_int n, t
             gemm_scale_c(c, ldc, m, n, beta);
         return 0;
     }
-    gemm_problem pr = {gemm_kernel_get(), {a, lda, ta}, {b, ldb, tb}, c, ldc, m, n, k, alpha, beta};
-    if (par.kind == TELA_PAR_SEQ || gemm_is_small(m, n, k))
-        gemm_serial(&pr);
-    else if (gemm_prefers_unpacked(&pr)) {
-        const double flops = 2.0 * (double)m * (double)n * (double)k;
-        if (tela_parallel_gated(tela_par_limit(par, (int)((n + 7) / 8)), "dgemm",
-                                flops * par_rate_gemm_ns_per_flop(), 1, unpacked_body, &pr) < 0)
-            gemm_serial(&pr); /* a bad policy (reported): serially */
-    } else
-        gemm_parallel(par, &pr);
+    const gemm_problem pr = {
+        gemm_kernel_get(), {a, lda, ta}, {b, ldb, tb}, c, ldc, m, n, k, alpha, beta, GEMM_ALL};
+    gemm_run(par, &pr, "dgemm");
     return 0;
 }

@@ -24,17 +24,27 @@ void gemm_scale_c(double *c, ptrdiff_t ldc, ptrdiff_t m, ptrdiff_t n, double bet
     }
 }
 
-/* An edge tile: the kernel writes a whole tile into a buffer, of which the
- * part inside C is combined as the kernel would have. */
-static void edge_tile(const gemm_kernel *kr, int kc, const double *a, const double *b, double *c,
-                      ptrdiff_t ldc, int rows, int cols, double beta)
+/* Whether element (i, j) of C is in the part computed. */
+static bool in_part(gemm_part part, ptrdiff_t i, ptrdiff_t j)
 {
+    return part == GEMM_ALL || (part == GEMM_LOWER ? i >= j : i <= j);
+}
+
+/* An edge tile, or one across the diagonal: the kernel writes a whole tile
+ * into a buffer, of which the part inside C (and inside pr->part, (i0, j0)
+ * being the tile's origin in C) is combined as the kernel would have. */
+static void edge_tile(const gemm_problem *pr, int kc, const double *a, const double *b,
+                      ptrdiff_t i0, ptrdiff_t j0, int rows, int cols, double beta)
+{
+    const gemm_kernel *kr = pr->kernel;
     double tile[GEMM_MR_MAX * GEMM_NR_MAX] __attribute__((aligned(64)));
     kr->ukernel(kc, a, b, tile, kr->mr, 0.0);
     for (int j = 0; j < cols; j++) {
-        double *cj = c + j * ldc;
+        double *cj = pr->c + i0 + (j0 + j) * pr->ldc;
         const double *tj = tile + (ptrdiff_t)j * kr->mr;
         for (int i = 0; i < rows; i++) {
+            if (!in_part(pr->part, i0 + i, j0 + j))
+                continue;
             if (beta == 0.0)
                 cj[i] = tj[i];
             else if (beta == 1.0)
@@ -45,6 +55,18 @@ static void edge_tile(const gemm_kernel *kr, int kc, const double *a, const doub
     }
 }
 
+/* Where a tile of rows [i0, i0 + rows) and columns [j0, j0 + cols) stands
+ * against pr->part: 0 outside, 1 wholly inside, 2 across the diagonal. */
+static int tile_in_part(gemm_part part, ptrdiff_t i0, int rows, ptrdiff_t j0, int cols)
+{
+    if (part == GEMM_ALL)
+        return 1;
+    const ptrdiff_t i1 = i0 + rows - 1, j1 = j0 + cols - 1;
+    if (part == GEMM_LOWER)
+        return i1 < j0 ? 0 : i0 >= j1 ? 1 : 2;
+    return i0 > j1 ? 0 : i1 <= j0 ? 1 : 2;
+}
+
 void gemm_compute_block(const gemm_problem *pr, ptrdiff_t j0, int n_block, ptrdiff_t p0, int kc,
                         const double *b_packed, ptrdiff_t m_from, ptrdiff_t m_to, int jp_from,
                         int jp_to, double *a_buf)
@@ -53,21 +75,29 @@ void gemm_compute_block(const gemm_problem *pr, ptrdiff_t j0, int n_block, ptrdi
     const int mr = kr->mr, nr = kr->nr;
     /* beta applies once, with the first k block; later blocks accumulate. */
     const double beta = p0 == 0 ? pr->beta : 1.0;
+    /* A triangle of C needs only the rows its columns reach: packing
+     * starts (lower) or stops (upper) at the tile holding the diagonal. */
+    const ptrdiff_t col_from = j0 + (ptrdiff_t)jp_from * nr;
+    const ptrdiff_t col_to = j0 + ((ptrdiff_t)jp_to * nr < n_block ? jp_to * nr : n_block);
+    if (pr->part == GEMM_LOWER && m_from < col_from / mr * mr)
+        m_from = col_from / mr * mr;
+    if (pr->part == GEMM_UPPER && m_to > col_to)
+        m_to = col_to;
     for (ptrdiff_t ic = m_from; ic < m_to; ic += kr->mc) {
         int mc = (int)(m_to - ic < kr->mc ? m_to - ic : kr->mc);
         kr->pack_a(&pr->a, ic, mc, p0, kc, pr->alpha, mr, a_buf);
         for (int jp = jp_from; jp < jp_to; jp++) {
             int cols = n_block - jp * nr < nr ? n_block - jp * nr : nr;
             const double *b = b_packed + (ptrdiff_t)jp * nr * kc;
-            double *c_col = pr->c + (j0 + (ptrdiff_t)jp * nr) * pr->ldc;
+            const ptrdiff_t col = j0 + (ptrdiff_t)jp * nr;
             for (int ir = 0; ir < mc; ir += mr) {
                 int rows = mc - ir < mr ? mc - ir : mr;
                 const double *a = a_buf + (ptrdiff_t)ir * kc;
-                double *c = c_col + ic + ir;
-                if (rows == mr && cols == nr)
-                    kr->ukernel(kc, a, b, c, pr->ldc, beta);
-                else
-                    edge_tile(kr, kc, a, b, c, pr->ldc, rows, cols, beta);
+                const int where = tile_in_part(pr->part, ic + ir, rows, col, cols);
+                if (where == 1 && rows == mr && cols == nr)
+                    kr->ukernel(kc, a, b, pr->c + ic + ir + col * pr->ldc, pr->ldc, beta);
+                else if (where)
+                    edge_tile(pr, kc, a, b, ic + ir, col, rows, cols, beta);
             }
         }
     }
@@ -178,7 +208,7 @@ void gemm_serial_in(const gemm_problem *pr, double *buf, size_t len)
 void gemm_serial_on_path(const gemm_problem *pr, bool unpacked, double *buf, size_t len)
 {
     if (unpacked) {
-        pr->kernel->small(pr);
+        gemm_unpacked_columns(pr, 0, pr->n);
         return;
     }
     const size_t need = gemm_serial_buffer_len(pr->kernel, pr->m, pr->n, pr->k);

@@ -113,6 +113,7 @@ void gemm_pack_b(const gemm_operand *b, ptrdiff_t p0, int kc, ptrdiff_t j0, int 
 /* One kc x nc step on a range of tiles: C[i0.., j0..] for the packed B
  * (the whole block) and rows [m_from, m_to) of the block, columns panels
  * [jp_from, jp_to). Packs A into a_buf itself (mc x kc). */
+typedef enum gemm_part { GEMM_ALL, GEMM_LOWER, GEMM_UPPER } gemm_part;
 typedef struct gemm_problem {
     const gemm_kernel *kernel;
     gemm_operand a, b;
@@ -120,6 +121,9 @@ typedef struct gemm_problem {
     ptrdiff_t ldc;
     ptrdiff_t m, n, k;
     double alpha, beta;
+    /* The part of C computed and written (syrk): tiles wholly outside it
+     * are skipped, tiles across the diagonal go through a buffer. */
+    gemm_part part;
 } gemm_problem;
 
 void gemm_compute_block(const gemm_problem *pr, ptrdiff_t j0, int n_block, ptrdiff_t p0, int kc,
@@ -143,6 +147,10 @@ double *gemm_buffer_get(size_t len, bool *owned);
  * one (*owned: free it after). NULL when none can be had. */
 double *gemm_member_buffers(tela_par par, int members, size_t len, size_t *stride, bool *owned);
 
+/* A product with valid arguments (m, n > 0, k > 0, alpha != 0) under par:
+ * serially, or on the unpacked or packed path in a gated region named
+ * name. */
+void gemm_run(tela_par par, const gemm_problem *pr, const char *name);
 /* Serial dgemm on any sizes (packs when it pays, else the small path). */
 void gemm_serial(const gemm_problem *pr);
 /* The same, packing into buf (len doubles) when it is large enough, else
@@ -159,6 +167,19 @@ void gemm_serial_on_path(const gemm_problem *pr, bool unpacked, double *buf, siz
 size_t gemm_serial_buffer_len(const gemm_kernel *kr, ptrdiff_t m, ptrdiff_t n, ptrdiff_t k);
 /* The most members a region under par may get (sizes per-member buffers). */
 int gemm_width_bound(tela_par par);
+/* Columns of the strips in which the unpacked path computes a triangle. */
+#define GEMM_PART_STRIP 8
+/* Columns [j_from, j_to) of pr's product by the unpacked path (j_from a
+ * multiple of GEMM_PART_STRIP when pr->part is a triangle; C is then
+ * square). */
+void gemm_unpacked_columns(const gemm_problem *pr, ptrdiff_t j_from, ptrdiff_t j_to);
+/* Share rank of width of the units of `unit` columns in columns [j0, j0 +
+ * cols) of C: units [*from, *to), equal in count, or for a triangle of C
+ * in the elements they hold. */
+void gemm_share_columns(const gemm_problem *pr, ptrdiff_t j0, ptrdiff_t cols, int unit, int rank,
+                        int width, int *from, int *to);
+/* The flops of pr: 2 k per element of C computed. */
+double gemm_flops(const gemm_problem *pr);
 /* The small path: no packing, for products too small to amortise it. */
 void gemm_small(const gemm_problem *pr);
 /* True if the product is so small it runs serially on the small path,

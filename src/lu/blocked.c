@@ -89,7 +89,8 @@ static gemm_problem trailing_gemm(const blocked_job *job, tela_int k, tela_int f
                              to - from,
                              b,
                              -1.0,
-                             1.0};
+                             1.0,
+                             GEMM_ALL};
     return pr;
 }
 

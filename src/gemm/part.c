@@ -1,0 +1,116 @@
+/* part.c — what a product computing one triangle of C (syrk) needs beyond
+ * a GEMM: the unpacked path strip by strip, and members' shares of columns
+ * balanced by the elements they hold rather than by their count. */
+#include "gemm/gemm.h"
+
+/* op(X)'s rows from i0 (first < 0: its columns from j0). */
+static gemm_operand operand_from(const gemm_operand *x, ptrdiff_t i0, ptrdiff_t j0)
+{
+    gemm_operand y = *x;
+    y.p = x->trans ? x->p + j0 + i0 * x->ld : x->p + i0 + j0 * x->ld;
+    return y;
+}
+
+/* Rows [i0, i1) x columns [j0, j1) of pr's product, by the unpacked path. */
+static void unpacked_block(const gemm_problem *pr, ptrdiff_t i0, ptrdiff_t i1, ptrdiff_t j0,
+                           ptrdiff_t j1)
+{
+    if (i0 >= i1 || j0 >= j1)
+        return;
+    gemm_problem q = *pr;
+    q.a = operand_from(&pr->a, i0, 0);
+    q.b = operand_from(&pr->b, 0, j0);
+    q.c = pr->c + i0 + j0 * pr->ldc;
+    q.m = i1 - i0;
+    q.n = j1 - j0;
+    q.part = GEMM_ALL;
+    pr->kernel->small(&q);
+}
+
+/* The square block on the diagonal at (j0, j0), of order s <= 8: the
+ * product into a buffer, of which the triangle is combined with C. */
+static void unpacked_diagonal(const gemm_problem *pr, ptrdiff_t j0, ptrdiff_t s)
+{
+    double d[GEMM_PART_STRIP * GEMM_PART_STRIP];
+    gemm_problem q = *pr;
+    q.a = operand_from(&pr->a, j0, 0);
+    q.b = operand_from(&pr->b, 0, j0);
+    q.c = d;
+    q.ldc = s;
+    q.m = q.n = s;
+    q.beta = 0.0;
+    q.part = GEMM_ALL;
+    pr->kernel->small(&q);
+    for (ptrdiff_t j = 0; j < s; j++) {
+        double *cj = pr->c + j0 + (j0 + j) * pr->ldc;
+        const ptrdiff_t i_from = pr->part == GEMM_LOWER ? j : 0;
+        const ptrdiff_t i_to = pr->part == GEMM_LOWER ? s : j + 1;
+        for (ptrdiff_t i = i_from; i < i_to; i++) {
+            const double t = d[i + j * s];
+            cj[i] = pr->beta == 0.0 ? t : pr->beta == 1.0 ? cj[i] + t : pr->beta * cj[i] + t;
+        }
+    }
+}
+
+void gemm_unpacked_columns(const gemm_problem *pr, ptrdiff_t j_from, ptrdiff_t j_to)
+{
+    if (pr->part == GEMM_ALL) {
+        unpacked_block(pr, 0, pr->m, j_from, j_to);
+        return;
+    }
+    /* Strips of GEMM_PART_STRIP columns from C's origin (C is square): the
+     * piece on the diagonal through a buffer, the rest in place. Each
+     * element is computed the same way whatever range holds its strip. */
+    for (ptrdiff_t j0 = j_from; j0 < j_to; j0 += GEMM_PART_STRIP) {
+        const ptrdiff_t s = j_to - j0 < GEMM_PART_STRIP ? j_to - j0 : GEMM_PART_STRIP;
+        unpacked_diagonal(pr, j0, s);
+        if (pr->part == GEMM_LOWER)
+            unpacked_block(pr, j0 + s, pr->m, j0, j0 + s);
+        else
+            unpacked_block(pr, 0, j0, j0, j0 + s);
+    }
+}
+
+/* Elements of C's part in columns [0, j). */
+static double elements_before(const gemm_problem *pr, ptrdiff_t j)
+{
+    const double m = (double)pr->m, c = (double)j;
+    switch (pr->part) {
+    case GEMM_LOWER: /* column i holds m - i */
+        return c * m - c * (c - 1.0) / 2.0;
+    case GEMM_UPPER: /* column i holds i + 1 */
+        return c * (c + 1.0) / 2.0;
+    default:
+        return c * m;
+    }
+}
+
+void gemm_share_columns(const gemm_problem *pr, ptrdiff_t j0, ptrdiff_t cols, int unit, int rank,
+                        int width, int *from, int *to)
+{
+    const int units = (int)((cols + unit - 1) / unit);
+    if (pr->part == GEMM_ALL) {
+        *from = (int)((ptrdiff_t)units * rank / width);
+        *to = (int)((ptrdiff_t)units * (rank + 1) / width);
+        return;
+    }
+    /* Share r starts at the first unit whose columns before it hold r/width
+     * of the block's elements. */
+    const double first = elements_before(pr, j0);
+    const double all = elements_before(pr, j0 + cols) - first;
+    int bounds[2];
+    for (int e = 0; e < 2; e++) {
+        const double target = all * (double)(rank + e) / (double)width;
+        int u = 0;
+        while (u < units && elements_before(pr, j0 + (ptrdiff_t)u * unit) - first < target)
+            u++;
+        bounds[e] = rank + e == width ? units : u;
+    }
+    *from = bounds[0];
+    *to = bounds[1];
+}
+
+double gemm_flops(const gemm_problem *pr)
+{
+    return 2.0 * elements_before(pr, pr->n) * (double)pr->k;
+}
