@@ -261,6 +261,61 @@ static void test_same_result_at_every_width(void **state)
     free(s);
 }
 
+/* trsm called by each member of a region on its own B: no buffer can be had there (nothing is
+ * allocated inside a region), so blocks are packed on the stack; the bits must be those of the
+ * call outside, which packs into a buffer. */
+typedef struct member_solves {
+    char side, uplo, trans, diag;
+    tela_int s, rhs;
+    const double *a;
+    double *b[2];
+} member_solves;
+
+static void solve_in_member(tela_member *self, void *arg)
+{
+    const member_solves *job = arg;
+    const bool left = job->side == 'L';
+    const tela_int m = left ? job->s : job->rhs, n = left ? job->rhs : job->s;
+    tela_dtrsm(tela_par_seq(), job->side, job->uplo, job->trans, job->diag, m, n, 0.5, job->a,
+               job->s, job->b[tela_rank(self)], m);
+}
+
+static void test_trsm_inside_a_region(void **state)
+{
+    (void)state;
+    static const char flags[][4] = {
+        {'L', 'L', 'N', 'U'}, {'R', 'L', 'T', 'N'}, {'L', 'U', 'T', 'N'}, {'R', 'U', 'N', 'U'}};
+    const tela_int s = 203, rhs = 100; /* blocks of the triangle; not in chunks */
+    tela_pool *pool = tu_pool_of_width(2);
+    assert_non_null(pool);
+    for (size_t f = 0; f < sizeof flags / sizeof flags[0]; f++) {
+        const bool upper = flags[f][1] == 'U';
+        double *a = triangle(s, s, upper), *b0 = filled(s * rhs);
+        double *ref = malloc(sizeof(double) * (size_t)(s * rhs));
+        assert_non_null(ref);
+        member_solves job = {
+            flags[f][0], flags[f][1], flags[f][2], flags[f][3],
+            s,           rhs,         a,           {filled(s * rhs), filled(s * rhs)}};
+        memcpy(ref, b0, sizeof(double) * (size_t)(s * rhs));
+        for (int r = 0; r < 2; r++)
+            memcpy(job.b[r], b0, sizeof(double) * (size_t)(s * rhs));
+        const bool left = job.side == 'L';
+        assert_int_equal(tela_dtrsm(tela_par_seq(), job.side, job.uplo, job.trans, job.diag,
+                                    left ? s : rhs, left ? rhs : s, 0.5, a, s, ref, left ? s : rhs),
+                         0);
+        assert_int_equal(tela_parallel(tela_par_pool(pool), 2, solve_in_member, &job), 2);
+        for (int r = 0; r < 2; r++)
+            if (memcmp(job.b[r], ref, sizeof(double) * (size_t)(s * rhs)) != 0)
+                fail_msg("trsm %.4s in member %d: not the bits of the call outside", flags[f], r);
+        free(a);
+        free(b0);
+        free(ref);
+        free(job.b[0]);
+        free(job.b[1]);
+    }
+    tela_pool_destroy(pool);
+}
+
 static void test_alpha_zero_and_bad_arguments(void **state)
 {
     (void)state;
@@ -308,6 +363,7 @@ int main(void)
         cmocka_unit_test(test_trmm_trsm_recursive),
         cmocka_unit_test(test_syrk),
         cmocka_unit_test(test_same_result_at_every_width),
+        cmocka_unit_test(test_trsm_inside_a_region),
         cmocka_unit_test(test_alpha_zero_and_bad_arguments),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -27,7 +27,9 @@ size_t level3_chunk_buffer_len(tela_int s)
 {
     /* The largest GEMM in a chunk: s/2 x LEVEL3_CHUNK x s/2, either way round. */
     const tela_int big = s > LEVEL3_CHUNK ? s : LEVEL3_CHUNK;
-    return gemm_serial_buffer_len(gemm_kernel_get(), big, big, s);
+    const size_t gemm = gemm_serial_buffer_len(gemm_kernel_get(), big, big, s);
+    const size_t solve = level3_solve_buffer_len(s);
+    return gemm > solve ? gemm : solve;
 }
 
 typedef struct chunk_job {

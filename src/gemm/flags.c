@@ -71,24 +71,36 @@ int level3_triangular_args(char side, char uplo, char transa, char diag, tela_in
     return 0;
 }
 
-void level3_tri_base(const tri_view *t, tela_int o, tela_int s, bool left, bool solve,
-                     tela_int count, double *b, tela_int ldb)
+void level3_tri_build(const tri_view *t, tela_int o, tela_int s, bool left, bool solve,
+                      gemm_tri *tri)
 {
     /* Right side: X op(A) = B couples column j of X with columns k through
      * op(A)(k, j), so the coefficients are op(A) transposed. Only the
      * referenced triangle of A is read. */
-    gemm_tri tri = {.s = (int)s, .lower = left == t->lower, .solve = solve};
+    *tri = (gemm_tri){.s = (int)s, .lower = left == t->lower, .solve = solve};
     for (int i = 0; i < s; i++) {
-        const int k_from = tri.lower ? 0 : i + 1, k_to = tri.lower ? i : (int)s;
+        const int k_from = tri->lower ? 0 : i + 1, k_to = tri->lower ? i : (int)s;
         for (int k = k_from; k < k_to; k++)
-            tri.coef[i][k] = left ? tri_at(t, o + i, o + k) : tri_at(t, o + k, o + i);
+            tri->coef[i][k] = left ? tri_at(t, o + i, o + k) : tri_at(t, o + k, o + i);
         const double d = t->unit ? 1.0 : tri_at(t, o + i, o + i);
         /* A reciprocal, as optimised BLAS do: one multiply per element. */
-        tri.diag[i] = solve ? 1.0 / d : d;
+        tri->diag[i] = solve ? 1.0 / d : d;
     }
+}
+
+void level3_tri_apply(const gemm_tri *tri, bool left, tela_int count, double *b, tela_int ldb)
+{
     const gemm_kernel *kr = gemm_kernel_get();
     if (left)
-        kr->tri_left(&tri, count, b, ldb);
+        kr->tri_left(tri, count, b, ldb);
     else
-        kr->tri_right(&tri, count, b, ldb);
+        kr->tri_right(tri, count, b, ldb);
+}
+
+void level3_tri_base(const tri_view *t, tela_int o, tela_int s, bool left, bool solve,
+                     tela_int count, double *b, tela_int ldb)
+{
+    gemm_tri tri;
+    level3_tri_build(t, o, s, left, solve, &tri);
+    level3_tri_apply(&tri, left, count, b, ldb);
 }

@@ -48,6 +48,15 @@ void level3_chunks(tela_par par, const char *name, tela_int count, double estima
                    size_t buf_len, level3_chunk_fn fn, void *arg);
 
 struct tri_view;
+/* trsm on the triangle op(A)[o.., o..] of order s <= LEVEL3_CHUNK_TRI and
+ * B (s x n on the left, m x s on the right) by micro-kernel updates of
+ * whole blocks (solve_packed.c), packing into buf (len doubles) when it
+ * holds level3_solve_buffer_len(s), else on the stack, with the same
+ * result. False (nothing done) when this kernel's tiles are too large for
+ * the base case. */
+bool level3_solve_packed(const struct tri_view *t, bool left, tela_int o, tela_int s, tela_int m,
+                         tela_int n, double *b, tela_int ldb, double *buf, size_t len);
+size_t level3_solve_buffer_len(tela_int s);
 /* A trsm or trmm step on the triangle op(A)[o.., o..] of order s and B
  * (s x n on the left, m x s on the right). */
 typedef void (*level3_tri_step)(const level3_ctx *ctx, const struct tri_view *t, bool left,
@@ -101,6 +110,11 @@ int level3_triangular_args(char side, char uplo, char transa, char diag, tela_in
  * (left) or m rows (right) by this CPU's kernel. */
 void level3_tri_base(const tri_view *t, tela_int o, tela_int s, bool left, bool solve,
                      tela_int count, double *b, tela_int ldb);
+/* level3_tri_base in two steps: the coefficients (kept by callers that
+ * apply one triangle many times), then their application. */
+void level3_tri_build(const tri_view *t, tela_int o, tela_int s, bool left, bool solve,
+                      gemm_tri *tri);
+void level3_tri_apply(const gemm_tri *tri, bool left, tela_int count, double *b, tela_int ldb);
 
 /* BLAS flags, either case; false when not one of the allowed letters. */
 bool level3_side(char c, bool *left);
