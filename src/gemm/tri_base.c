@@ -28,8 +28,12 @@ static void tri_apply(const gemm_tri *t, lanes8 *x, lanes8 *y)
         const int p = ascending ? step : t->s - 1 - step;
         const int i_from = t->lower ? p + 1 : 0, i_to = t->lower ? t->s : p;
         if (t->solve) {
-            x[p] *= t->diag[p];
-            y[p] *= t->diag[p];
+            /* A unit diagonal (getrf's L) leaves the multiply out of the
+             * chain; by 1.0 it changed nothing. */
+            if (t->diag[p] != 1.0) {
+                x[p] *= t->diag[p];
+                y[p] *= t->diag[p];
+            }
             for (int i = i_from; i < i_to; i++) {
                 x[i] -= t->coef[i][p] * x[p];
                 y[i] -= t->coef[i][p] * y[p];
