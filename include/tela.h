@@ -59,7 +59,8 @@ typedef struct tela_pool tela_pool;
 typedef struct tela_pool_opts {
     int width;               /* members including the caller; 0 = default width */
     const char *thread_name; /* name of the worker threads (<= 15 chars used) */
-    size_t stack_size;       /* bytes of each worker's stack; 0 = system default */
+    size_t stack_size;       /* bytes of each worker's stack; 0 = system default
+                              * (tela's kernels, called in a body, use up to ~64 KiB) */
     void (*start_hook)(int worker_index, void *arg); /* run once by each new worker */
     void *start_hook_arg;
 } tela_pool_opts;
