@@ -7,7 +7,6 @@
  * kernel call, in the same order, whatever the width (bitwise equal). */
 #include "gemm/gemm.h"
 
-#include <stdint.h>
 #include <stdlib.h>
 
 void gemm_scale_c(double *c, ptrdiff_t ldc, ptrdiff_t m, ptrdiff_t n, double beta)
@@ -196,8 +195,8 @@ static void packed_on_stack(const gemm_problem *pr)
     gemm_problem p = *pr;
     p.kernel = &narrow;
     const size_t len = gemm_serial_buffer_len(&narrow, pr->m, pr->n, pr->k);
-    double stack[len + 8];
-    packed_loops(&p, (double *)(((uintptr_t)stack + 63) & ~(uintptr_t)63));
+    double stack[len] __attribute__((aligned(64)));
+    packed_loops(&p, stack);
 }
 
 void gemm_serial_in(const gemm_problem *pr, double *buf, size_t len)

@@ -7,8 +7,6 @@
  * against the micro-kernel's ~90. */
 #include "gemm/level3.h"
 
-#include <stdint.h>
-
 typedef struct solve_shape {
     const gemm_kernel *kr;
     int w; /* block order: the tile's side along the triangle */
@@ -97,8 +95,8 @@ bool level3_solve_packed(const tri_view *t, bool left, tela_int o, tela_int s, t
      * a region, none kept), each is packed again per group of right-hand
      * sides on the stack: slower, the same bits. */
     const bool whole = buf && len >= level3_solve_buffer_len(s);
-    double stack[whole ? 1 : (size_t)(sh.w + sh.v) * LEVEL3_CHUNK_TRI + 8];
-    double *coupling = whole ? buf : (double *)(((uintptr_t)stack + 63) & ~(uintptr_t)63);
+    double stack[whole ? 8 : (size_t)(sh.w + sh.v) * LEVEL3_CHUNK_TRI] __attribute__((aligned(64)));
+    double *coupling = whole ? buf : stack;
     double *solved = coupling + (whole ? couplings_len(s, sh.w) : (size_t)sh.w * LEVEL3_CHUNK_TRI);
     gemm_tri *tris = whole ? (gemm_tri *)(solved + (size_t)sh.v * s) : NULL;
     tela_int offset[LEVEL3_CHUNK_TRI + 1];
