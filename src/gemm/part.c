@@ -3,7 +3,7 @@
  * balanced by the elements they hold rather than by their count. */
 #include "gemm/gemm.h"
 
-/* op(X)'s rows from i0 (first < 0: its columns from j0). */
+/* op(X) from its row i0 and column j0 on. */
 static gemm_operand operand_from(const gemm_operand *x, ptrdiff_t i0, ptrdiff_t j0)
 {
     gemm_operand y = *x;
