@@ -29,29 +29,16 @@ static bool in_part(gemm_part part, ptrdiff_t i, ptrdiff_t j)
     return part == GEMM_ALL || (part == GEMM_LOWER ? i >= j : i <= j);
 }
 
-/* An edge tile, or one across the diagonal: the kernel writes a whole tile
- * into a buffer, of which the part inside C (and inside pr->part, (i0, j0)
- * being the tile's origin in C) is combined as the kernel would have. */
-static void edge_tile(const gemm_problem *pr, int kc, const double *a, const double *b,
-                      ptrdiff_t i0, ptrdiff_t j0, int rows, int cols, double beta)
+void gemm_edge_tile(const gemm_kernel *kr, int kc, const double *a, const double *b, double *c,
+                    ptrdiff_t ldc, int rows, int cols, double beta, gemm_part part, ptrdiff_t i0,
+                    ptrdiff_t j0)
 {
-    const gemm_kernel *kr = pr->kernel;
     double tile[GEMM_MR_MAX * GEMM_NR_MAX] __attribute__((aligned(64)));
     kr->ukernel(kc, a, b, tile, kr->mr, 0.0);
-    for (int j = 0; j < cols; j++) {
-        double *cj = pr->c + i0 + (j0 + j) * pr->ldc;
-        const double *tj = tile + (ptrdiff_t)j * kr->mr;
-        for (int i = 0; i < rows; i++) {
-            if (!in_part(pr->part, i0 + i, j0 + j))
-                continue;
-            if (beta == 0.0)
-                cj[i] = tj[i];
-            else if (beta == 1.0)
-                cj[i] = cj[i] + tj[i];
-            else
-                cj[i] = beta * cj[i] + tj[i];
-        }
-    }
+    for (int j = 0; j < cols; j++)
+        for (int i = 0; i < rows; i++)
+            if (in_part(part, i0 + i, j0 + j))
+                gemm_combine(c + i + j * ldc, tile[i + j * kr->mr], beta);
 }
 
 /* Where a tile of rows [i0, i0 + rows) and columns [j0, j0 + cols) stands
@@ -96,7 +83,8 @@ void gemm_compute_block(const gemm_problem *pr, ptrdiff_t j0, int n_block, ptrdi
                 if (where == 1 && rows == mr && cols == nr)
                     kr->ukernel(kc, a, b, pr->c + ic + ir + col * pr->ldc, pr->ldc, beta);
                 else if (where)
-                    edge_tile(pr, kc, a, b, ic + ir, col, rows, cols, beta);
+                    gemm_edge_tile(kr, kc, a, b, pr->c + ic + ir + col * pr->ldc, pr->ldc, rows,
+                                   cols, beta, pr->part, ic + ir, col);
             }
         }
     }

@@ -126,6 +126,21 @@ typedef struct gemm_problem {
     gemm_part part;
 } gemm_problem;
 
+/* *c after a product's value t, by BLAS's rule for beta (beta = 0 never
+ * reads C): what the micro-kernel does, for elements it cannot write. */
+static inline void gemm_combine(double *c, double t, double beta)
+{
+    *c = beta == 0.0 ? t : beta == 1.0 ? *c + t : beta * *c + t;
+}
+
+/* A tile the kernel cannot write in place: an edge (rows < mr or cols <
+ * nr), or one across a triangle's diagonal. The kernel writes the whole
+ * tile into a buffer, of which the elements of C (c: the tile's origin, at
+ * (i0, j0) of C) inside part are combined as the kernel would have. */
+void gemm_edge_tile(const gemm_kernel *kr, int kc, const double *a, const double *b, double *c,
+                    ptrdiff_t ldc, int rows, int cols, double beta, gemm_part part, ptrdiff_t i0,
+                    ptrdiff_t j0);
+
 void gemm_compute_block(const gemm_problem *pr, ptrdiff_t j0, int n_block, ptrdiff_t p0, int kc,
                         const double *b_packed, ptrdiff_t m_from, ptrdiff_t m_to, int jp_from,
                         int jp_to, double *a_buf);

@@ -45,10 +45,8 @@ static void unpacked_diagonal(const gemm_problem *pr, ptrdiff_t j0, ptrdiff_t s)
         double *cj = pr->c + j0 + (j0 + j) * pr->ldc;
         const ptrdiff_t i_from = pr->part == GEMM_LOWER ? j : 0;
         const ptrdiff_t i_to = pr->part == GEMM_LOWER ? s : j + 1;
-        for (ptrdiff_t i = i_from; i < i_to; i++) {
-            const double t = d[i + j * s];
-            cj[i] = pr->beta == 0.0 ? t : pr->beta == 1.0 ? cj[i] + t : pr->beta * cj[i] + t;
-        }
+        for (ptrdiff_t i = i_from; i < i_to; i++)
+            gemm_combine(cj + i, d[i + j * s], pr->beta);
     }
 }
 

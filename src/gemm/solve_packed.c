@@ -70,19 +70,14 @@ size_t level3_solve_buffer_len(tela_int s)
 }
 
 /* C (rows x cols, ldc) += the kernel's product over k: in place for a whole
- * tile, else through a buffer (the kernel's beta = 1 adds the same way). */
+ * tile, else through a buffer (beta = 1 adds the same way). */
 static void update_tile(const gemm_kernel *kr, int k, const double *a, const double *b, double *c,
                         ptrdiff_t ldc, int rows, int cols)
 {
-    if (rows == kr->mr && cols == kr->nr) {
+    if (rows == kr->mr && cols == kr->nr)
         kr->ukernel(k, a, b, c, ldc, 1.0);
-        return;
-    }
-    double tile[GEMM_MR_MAX * GEMM_NR_MAX] __attribute__((aligned(64)));
-    kr->ukernel(k, a, b, tile, kr->mr, 0.0);
-    for (int j = 0; j < cols; j++)
-        for (int i = 0; i < rows; i++)
-            c[i + j * ldc] = c[i + j * ldc] + tile[i + j * kr->mr];
+    else
+        gemm_edge_tile(kr, k, a, b, c, ldc, rows, cols, 1.0, GEMM_ALL, 0, 0);
 }
 
 bool level3_solve_packed(const tri_view *t, bool left, tela_int o, tela_int s, tela_int m,
