@@ -49,6 +49,12 @@ typedef void (*gemm_pack_b_fn)(const struct gemm_operand *b, ptrdiff_t p0, int k
                                int n_block, int first_panel, int last_panel, int nr,
                                double *restrict out);
 
+/* L X = P in place on one packed B panel (k rows of nr lanes, pack_b's
+ * layout), L unit lower triangular with L(i, p) at l[i * l_row + p * l_col]
+ * (unit_lower.c). */
+typedef void (*gemm_unit_lower_fn)(int k, const double *l, ptrdiff_t l_row, ptrdiff_t l_col, int nr,
+                                   double *panel);
+
 typedef struct gemm_kernel {
     const char *name; /* "avx512", "avx2", "generic" */
     int mr, nr;
@@ -58,6 +64,7 @@ typedef struct gemm_kernel {
     gemm_pack_a_fn pack_a;                        /* gemm_pack_a's contract, for this mr */
     gemm_pack_b_fn pack_b;                        /* gemm_pack_b's contract, for this nr */
     gemm_tri_fn tri_left, tri_right;              /* trsm/trmm base cases */
+    gemm_unit_lower_fn unit_lower_panel;          /* getrf's solve on packed U12 */
     bool unpacked_fast; /* small is a vector path worth using beyond tiny sizes */
 } gemm_kernel;
 
@@ -78,6 +85,12 @@ void gemm_ukernel_generic(int kc, const double *restrict a, const double *restri
                           double *restrict c, ptrdiff_t ldc, double beta);
 
 void gemm_small_avx512(const struct gemm_problem *pr);
+void gemm_unit_lower_panel_generic(int k, const double *l, ptrdiff_t l_row, ptrdiff_t l_col, int nr,
+                                   double *panel);
+void gemm_unit_lower_panel_avx2(int k, const double *l, ptrdiff_t l_row, ptrdiff_t l_col, int nr,
+                                double *panel);
+void gemm_unit_lower_panel_avx512(int k, const double *l, ptrdiff_t l_row, ptrdiff_t l_col, int nr,
+                                  double *panel);
 void gemm_tri_left_generic(const gemm_tri *t, ptrdiff_t n, double *b, ptrdiff_t ldb);
 void gemm_tri_right_generic(const gemm_tri *t, ptrdiff_t m, double *b, ptrdiff_t ldb);
 void gemm_tri_left_avx512(const gemm_tri *t, ptrdiff_t n, double *b, ptrdiff_t ldb);

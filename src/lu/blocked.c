@@ -75,41 +75,11 @@ static void factor_panel(blocked_job *job, tela_int k)
         job->info = info + k0;
 }
 
-/* The trailing GEMM of panel k: its rows below the panel, columns [from, to). */
-static gemm_problem trailing_gemm(const blocked_job *job, tela_int k, tela_int from, tela_int to)
+/* Panel k's update of columns [from, to) (update.c). */
+static void update(const blocked_job *job, tela_int k, tela_int from, tela_int to, double *buf)
 {
-    const tela_int k0 = k * job->nb, b = panel_width(job, k), lda = job->lda;
-    double *top = job->a + k0 + from * lda;
-    const gemm_problem pr = {job->kernel,
-                             {job->a + k0 + b + k0 * lda, lda, false},
-                             {top, lda, false},
-                             top + b,
-                             lda,
-                             job->m - k0 - b,
-                             to - from,
-                             b,
-                             -1.0,
-                             1.0,
-                             GEMM_ALL};
-    return pr;
-}
-
-/* Panel k's interchanges, triangular solve and update on columns [from,
- * to). The GEMM's path is the one chosen for all of the step's columns,
- * and its elements do not depend on where the columns are split; trsm's
- * columns are independent too, given splits at multiples of 8. */
-static void update(const blocked_job *job, tela_int k, bool unpacked, tela_int from, tela_int to,
-                   double *buf)
-{
-    if (from >= to)
-        return;
-    const tela_int k0 = k * job->nb, b = panel_width(job, k), lda = job->lda;
-    lu_swap_rows(tela_par_seq(), to - from, job->a + from * lda, lda, k0, k0 + b, job->ipiv);
-    tela_dtrsm(tela_par_seq(), 'L', 'L', 'N', 'U', b, to - from, 1.0, job->a + k0 + k0 * lda, lda,
-               job->a + k0 + from * lda, lda);
-    const gemm_problem pr = trailing_gemm(job, k, from, to);
-    if (pr.m > 0)
-        gemm_serial_on_path(&pr, unpacked, buf, job->buf_len);
+    lu_update_columns(job->kernel, job->a, job->lda, job->m, k * job->nb, panel_width(job, k), from,
+                      to, job->ipiv, buf, job->buf_len);
 }
 
 /* The flops of panel k's update of one column (solve and GEMM). */
@@ -166,20 +136,18 @@ static void blocked_body(tela_member *self, void *arg)
     for (tela_int k = 0; k < job->panels; k++) {
         const tela_int t0 = k * job->nb + panel_width(job, k);
         const tela_int look_to = k + 1 < job->panels ? t0 + panel_width(job, k + 1) : t0;
-        const gemm_problem whole = trailing_gemm(job, k, t0, job->n);
-        const bool unpacked = whole.m > 0 && whole.n > 0 && gemm_prefers_unpacked(&whole);
         const tela_int split = look_to + first_share(job, k, t0, look_to, width);
         if (rank == 0) {
-            update(job, k, unpacked, t0, look_to, buf);
+            update(job, k, t0, look_to, buf);
             if (k + 1 < job->panels)
                 factor_panel(job, k + 1);
-            update(job, k, unpacked, look_to, split, buf);
+            update(job, k, look_to, split, buf);
         } else {
             /* rank >= 1 here, so width >= 2 */
             const tela_int groups = (job->n - split + 7) / 8, others = width > 1 ? width - 1 : 1;
             const tela_int from = split + groups * (rank - 1) / others * 8;
             const tela_int to = split + groups * rank / others * 8;
-            update(job, k, unpacked, from, to < job->n ? to : job->n, buf);
+            update(job, k, from, to < job->n ? to : job->n, buf);
         }
         tela_barrier(self);
     }
@@ -213,7 +181,7 @@ tela_int lu_factor_blocked(tela_par par, tela_int m, tela_int n, double *a, tela
     if (nc < job.update_kernel.nc)
         job.update_kernel.nc = (int)nc / job.update_kernel.nr * job.update_kernel.nr;
     bool owned;
-    double *bufs = gemm_member_buffers(par, bound, gemm_serial_buffer_len(job.kernel, m, n, nb),
+    double *bufs = gemm_member_buffers(par, bound, lu_update_buffer_len(job.kernel, n, nb),
                                        &job.buf_len, &owned);
     job.bufs = bufs;
     /* No more members than the chain leaves work for, with a margin: each

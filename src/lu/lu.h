@@ -6,6 +6,7 @@
 #include "tela.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* The interchanges of rows i <-> ipiv[i] - 1 for i in [from, to) (ipiv
  * holds 1-based row numbers of A), in that order, on columns [0, n) of A;
@@ -28,6 +29,17 @@ tela_int lu_factor_recursive(tela_par par, tela_int m, tela_int n, double *a, te
                              tela_int *ipiv);
 tela_int lu_factor_blocked(tela_par par, tela_int m, tela_int n, double *a, tela_int lda,
                            tela_int *ipiv);
+/* Panel k's update of columns [from, to) of a (m rows), the panel being
+ * columns [k0, k0 + b) with its pivots in ipiv[k0 .. k0 + b): interchanges,
+ * U12 = L11^-1 A12, A22 -= L21 U12 (update.c). Each column is computed the
+ * same way however the columns are split, with or without buf (the
+ * member's buffer, lu_update_buffer_len doubles for up to n columns and
+ * panels of up to nb; NULL or short: a slower way on the stack). */
+struct gemm_kernel;
+size_t lu_update_buffer_len(const struct gemm_kernel *kr, tela_int n, tela_int nb);
+void lu_update_columns(const struct gemm_kernel *kr, double *a, tela_int lda, tela_int m,
+                       tela_int k0, tela_int b, tela_int from, tela_int to, const tela_int *ipiv,
+                       double *buf, size_t buf_len);
 /* Flops of the LU of an m x n matrix (2/3 n^3 when square). */
 double lu_flops(tela_int m, tela_int n);
 
