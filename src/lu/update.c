@@ -6,12 +6,19 @@
 #include "gemm/gemm.h"
 #include "lu/lu.h"
 
-/* L11 copied row by row (n x n doubles, a multiple of 8): the solve reads
- * L(i, p) along rows, which in place are lda apart and, with a power-of-two
- * lda, share one L1 set. */
+/* L11 is copied for the solve with a leading dimension of an odd number of
+ * cache lines: the rows it reads together (L(i..i+7, p), one line) then
+ * spread over L1's sets. In place its columns are lda apart and, with a
+ * power-of-two lda, all share one set. */
+static tela_int copy_ld(tela_int nb)
+{
+    const tela_int lines = (nb + 7) / 8;
+    return (lines % 2 ? lines : lines + 1) * 8;
+}
+
 static size_t rows_len(tela_int nb)
 {
-    return ((size_t)nb * (size_t)nb + 7) / 8 * 8;
+    return (size_t)copy_ld(nb) * (size_t)nb;
 }
 
 size_t lu_update_buffer_len(const gemm_kernel *kr, tela_int n, tela_int nb)
@@ -69,11 +76,12 @@ void lu_update_columns(const gemm_kernel *kr, double *a, tela_int lda, tela_int 
                        GEMM_ALL};
     const int nc = (int)(pr.n < kr->nc ? pr.n : kr->nc);
     if (buf && buf_len >= lu_update_buffer_len(kr, pr.n, b)) {
-        for (tela_int i = 1; i < b; i++)
-            for (tela_int p = 0; p < i; p++)
-                buf[i * b + p] = l11[i + p * lda];
+        const tela_int ld = copy_ld(b);
+        for (tela_int p = 0; p + 1 < b; p++)
+            for (tela_int i = p + 1; i < b; i++)
+                buf[i + p * ld] = l11[i + p * lda];
         double *b_buf = buf + rows_len(b);
-        blocks(&pr, u, lda, buf, b, 1, nc, b_buf, b_buf + gemm_b_buffer_len(kr, nc, (int)b));
+        blocks(&pr, u, lda, buf, 1, ld, nc, b_buf, b_buf + gemm_b_buffer_len(kr, nc, (int)b));
         return;
     }
     /* No buffer (a call inside a region, where nothing is allocated): one
