@@ -7,7 +7,8 @@
 #if defined(__x86_64__)
 #include <immintrin.h>
 
-enum { MR = 16, NR = 12 };
+/* Micro-panels packed together (see gemm_pack_a_avx512). */
+enum { MR = 16, NR = 12, PACK_GROUP = 4 };
 
 static inline __mmask8 first_lanes(int count)
 {
@@ -60,27 +61,33 @@ void gemm_pack_a_avx512(const gemm_operand *a, ptrdiff_t i0, int mc, ptrdiff_t p
     (void)mr; /* always MR */
     const __m512d va = _mm512_set1_pd(alpha);
     if (!a->trans) {
-        /* Column by column, all micro-panels of it: each column's mc rows
-         * are read as one contiguous run the hardware prefetcher follows.
-         * Panel by panel (16 rows of every column, then the next 16) read
-         * two lines per column lda apart; with a large lda those come from
-         * L3 one by one (getrf 2048's L21: ~1.5 ns a double). */
+        /* PACK_GROUP micro-panels at a time, column by column: each column's
+         * 64 rows are read as one run of whole lines. Panel by panel (16
+         * rows of every column, then the next 16), each line read held half
+         * a panel's rows and came back later from L3 (getrf 2048's L21:
+         * ~1.5 ns a double); all panels at once spread the writes over as
+         * many streams kc * 16 doubles apart, one L1 set. */
         const int full = mc / MR * MR, rest = mc - full;
         const __mmask8 lo = first_lanes(rest), hi = first_lanes(rest > 8 ? rest - 8 : 0);
-        for (int p = 0; p < kc; p++) {
-            const double *col = a->p + i0 + (p0 + p) * a->ld;
-            double *dst = out + (ptrdiff_t)p * MR;
-            for (int r = 0; r < full; r += MR) {
-                _mm512_store_pd(dst + (ptrdiff_t)r * kc,
-                                _mm512_mul_pd(va, _mm512_loadu_pd(col + r)));
-                _mm512_store_pd(dst + (ptrdiff_t)r * kc + 8,
-                                _mm512_mul_pd(va, _mm512_loadu_pd(col + r + 8)));
+        for (int g = 0; g < full; g += PACK_GROUP * MR) {
+            const int g_end = full - g < PACK_GROUP * MR ? full : g + PACK_GROUP * MR;
+            for (int p = 0; p < kc; p++) {
+                const double *col = a->p + i0 + (p0 + p) * a->ld;
+                double *dst = out + (ptrdiff_t)p * MR;
+                for (int r = g; r < g_end; r += MR) {
+                    _mm512_store_pd(dst + (ptrdiff_t)r * kc,
+                                    _mm512_mul_pd(va, _mm512_loadu_pd(col + r)));
+                    _mm512_store_pd(dst + (ptrdiff_t)r * kc + 8,
+                                    _mm512_mul_pd(va, _mm512_loadu_pd(col + r + 8)));
+                }
             }
-            if (rest > 0) {
-                _mm512_store_pd(dst + (ptrdiff_t)full * kc,
-                                _mm512_mul_pd(va, _mm512_maskz_loadu_pd(lo, col + full)));
-                _mm512_store_pd(dst + (ptrdiff_t)full * kc + 8,
-                                _mm512_mul_pd(va, _mm512_maskz_loadu_pd(hi, col + full + 8)));
+        }
+        if (rest > 0) {
+            for (int p = 0; p < kc; p++) {
+                const double *col = a->p + i0 + full + (p0 + p) * a->ld;
+                double *dst = out + (ptrdiff_t)full * kc + (ptrdiff_t)p * MR;
+                _mm512_store_pd(dst, _mm512_mul_pd(va, _mm512_maskz_loadu_pd(lo, col)));
+                _mm512_store_pd(dst + 8, _mm512_mul_pd(va, _mm512_maskz_loadu_pd(hi, col + 8)));
             }
         }
         return;
@@ -122,20 +129,39 @@ void gemm_pack_b_avx512(const gemm_operand *b, ptrdiff_t p0, int kc, ptrdiff_t j
 {
     (void)nr; /* always NR */
     const __m512d one = _mm512_set1_pd(1.0);
+    if (b->trans) {
+        /* Row p of op(B) is column p of B, contiguous along j: PACK_GROUP
+         * panels at a time, row by row, so each row's 48 doubles are read
+         * as one run (see gemm_pack_a_avx512). */
+        const int full_end =
+            n_block / NR * NR < last_panel * NR ? n_block / NR * NR : last_panel * NR;
+        const int rest = last_panel * NR > full_end ? n_block - full_end : 0;
+        for (int g = first_panel * NR; g < full_end; g += PACK_GROUP * NR) {
+            const int g_end = full_end - g < PACK_GROUP * NR ? full_end : g + PACK_GROUP * NR;
+            for (int p = 0; p < kc; p++) {
+                const double *row = b->p + j0 + (p0 + p) * b->ld;
+                double *dst = out + (ptrdiff_t)p * NR;
+                for (int j = g; j < g_end; j += NR) {
+                    _mm512_storeu_pd(dst + (ptrdiff_t)j * kc, _mm512_loadu_pd(row + j));
+                    _mm256_storeu_pd(dst + (ptrdiff_t)j * kc + 8, _mm256_loadu_pd(row + j + 8));
+                }
+            }
+        }
+        if (rest > 0) {
+            const __mmask8 lo = first_lanes(rest), hi = first_lanes(rest > 8 ? rest - 8 : 0);
+            for (int p = 0; p < kc; p++) {
+                const double *row = b->p + j0 + full_end + (p0 + p) * b->ld;
+                double *dst = out + (ptrdiff_t)full_end * kc + (ptrdiff_t)p * NR;
+                _mm512_storeu_pd(dst, _mm512_maskz_loadu_pd(lo, row));
+                _mm512_mask_storeu_pd(dst + 8, 0x0f, _mm512_maskz_loadu_pd(hi, row + 8));
+            }
+        }
+        return;
+    }
     for (int jp = first_panel; jp < last_panel; jp++) {
         const int j_first = jp * NR;
         const int cols = n_block - j_first < NR ? n_block - j_first : NR;
         double *panel = out + (ptrdiff_t)jp * NR * kc;
-        if (b->trans) {
-            /* Row p of op(B) is column p of B: contiguous along j. */
-            const __mmask8 lo = first_lanes(cols), hi = first_lanes(cols > 8 ? cols - 8 : 0);
-            const double *row = b->p + (j0 + j_first) + p0 * b->ld;
-            for (int p = 0; p < kc; p++, row += b->ld) {
-                _mm512_storeu_pd(panel + p * NR, _mm512_maskz_loadu_pd(lo, row));
-                _mm512_mask_storeu_pd(panel + p * NR + 8, 0x0f, _mm512_maskz_loadu_pd(hi, row + 8));
-            }
-            continue;
-        }
         /* Column j of op(B) is contiguous along p: columns 0-7 and 8-11 of
          * the panel are transposed in 8-deep steps. */
         const double *col = b->p + p0 + (j0 + j_first) * b->ld;
