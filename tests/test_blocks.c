@@ -1,6 +1,7 @@
 /* test_blocks.c — the GEMM cache blocks derived from cache sizes
  * (src/gemm/select.c): this project's Zen 5, a Haswell-like part, unknown
- * caches, and the blocks of the kernel this CPU runs. */
+ * caches, and the blocks of the kernel this CPU runs; and the unpacked
+ * path's choice where lda puts A's columns into one L1 set (driver.c). */
 #define _GNU_SOURCE
 #include "testutil.h"
 
@@ -60,6 +61,33 @@ static void test_running_kernel_blocks_fit(void **state)
     assert_true(kr->nc >= 16 * kr->nr && kr->nc % kr->nr == 0 && kr->nc <= 4096);
 }
 
+static bool unpacked(const gemm_kernel *kr, ptrdiff_t m, ptrdiff_t n, ptrdiff_t k, ptrdiff_t lda)
+{
+    static double dummy;
+    const gemm_problem pr = {
+        kr, {&dummy, lda, false}, {&dummy, k, false}, &dummy, m, m, n, k, -1.0, 1.0, GEMM_ALL};
+    return gemm_prefers_unpacked(&pr);
+}
+
+static void test_unpacked_path_and_lda(void **state)
+{
+    (void)state;
+    const gemm_kernel *kr = gemm_kernel_by_name("avx512");
+    if (!kr || !kr->unpacked_fast)
+        skip(); /* the choice exists for the AVX-512 small path only */
+    /* 256 x 256 x 32: unpacked at lda = 520 (columns spread over L1's sets), packed at 512,
+     * 1024 and 2048 (all 32 columns in one set). */
+    assert_true(unpacked(kr, 256, 256, 32, 520));
+    assert_false(unpacked(kr, 256, 256, 32, 512));
+    assert_false(unpacked(kr, 256, 256, 32, 1024));
+    assert_false(unpacked(kr, 256, 256, 32, 2048));
+    /* 8 columns per set or fewer (lda = 256: 2 sets, 16 columns), few columns of C, or tiny
+     * products keep the unpacked path. */
+    assert_true(unpacked(kr, 256, 256, 16, 256));
+    assert_true(unpacked(kr, 256, 48, 32, 512));
+    assert_true(unpacked(kr, 16, 16, 16, 512));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -67,6 +95,7 @@ int main(void)
         cmocka_unit_test(test_haswell_caches),
         cmocka_unit_test(test_unknown_caches_keep_blocks),
         cmocka_unit_test(test_running_kernel_blocks_fit),
+        cmocka_unit_test(test_unpacked_path_and_lda),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
