@@ -23,22 +23,33 @@ void gemm_scale_c(double *c, ptrdiff_t ldc, ptrdiff_t m, ptrdiff_t n, double bet
     }
 }
 
-/* Whether element (i, j) of C is in the part computed. */
-static bool in_part(gemm_part part, ptrdiff_t i, ptrdiff_t j)
-{
-    return part == GEMM_ALL || (part == GEMM_LOWER ? i >= j : i <= j);
-}
-
 void gemm_edge_tile(const gemm_kernel *kr, int kc, const double *a, const double *b, double *c,
                     ptrdiff_t ldc, int rows, int cols, double beta, gemm_part part, ptrdiff_t i0,
                     ptrdiff_t j0)
 {
     double tile[GEMM_MR_MAX * GEMM_NR_MAX] __attribute__((aligned(64)));
     kr->ukernel(kc, a, b, tile, kr->mr, 0.0);
-    for (int j = 0; j < cols; j++)
-        for (int i = 0; i < rows; i++)
-            if (in_part(part, i0 + i, j0 + j))
-                gemm_combine(c + i + j * ldc, tile[i + j * kr->mr], beta);
+    /* Each column's elements inside part are one run of rows: combined by
+     * gemm_combine's rule in loops without a test per element (syrk's
+     * diagonal tiles took 6% of potrf 256 with one). */
+    for (int j = 0; j < cols; j++) {
+        ptrdiff_t from = 0, to = rows;
+        if (part == GEMM_LOWER && j0 + j - i0 > from)
+            from = j0 + j - i0 < rows ? j0 + j - i0 : rows;
+        else if (part == GEMM_UPPER && j0 + j - i0 + 1 < to)
+            to = j0 + j - i0 + 1 > 0 ? j0 + j - i0 + 1 : 0;
+        double *cj = c + j * ldc;
+        const double *tj = tile + j * kr->mr;
+        if (beta == 0.0)
+            for (ptrdiff_t i = from; i < to; i++)
+                cj[i] = tj[i];
+        else if (beta == 1.0)
+            for (ptrdiff_t i = from; i < to; i++)
+                cj[i] += tj[i];
+        else
+            for (ptrdiff_t i = from; i < to; i++)
+                gemm_combine(cj + i, tj[i], beta);
+    }
 }
 
 /* Where a tile of rows [i0, i0 + rows) and columns [j0, j0 + cols) stands
