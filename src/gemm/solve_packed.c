@@ -80,6 +80,24 @@ static void update_tile(const gemm_kernel *kr, int k, const double *a, const dou
         gemm_edge_tile(kr, k, a, b, c, ldc, rows, cols, 1.0, GEMM_ALL, 0, 0);
 }
 
+/* Block rows (left) or columns (right) [0, jw) of c, solved, into the
+ * panel of v lanes a row that the next blocks' updates read. */
+static void keep_solved(bool left, const double *c, tela_int ldb, tela_int jw, int cnt, int v,
+                        double *panel)
+{
+    for (tela_int p = 0; p < jw; p++) {
+        double *dst = panel + p * v;
+        if (left)
+            for (int r = 0; r < cnt; r++)
+                dst[r] = c[p + r * ldb];
+        else
+            for (int r = 0; r < cnt; r++)
+                dst[r] = -c[r + p * ldb];
+        for (int r = cnt; r < v; r++)
+            dst[r] = 0.0;
+    }
+}
+
 bool level3_solve_packed(const tri_view *t, bool left, tela_int o, tela_int s, tela_int m,
                          tela_int n, double *b, tela_int ldb, double *buf, size_t len)
 {
@@ -127,11 +145,7 @@ bool level3_solve_packed(const tri_view *t, bool left, tela_int o, tela_int s, t
                 level3_tri_base(t, o + j0, jw, left, true, cnt, c, ldb);
             /* Kept as the next blocks' operand: X's rows (left, an nr-wide
              * panel) or -X's columns (right, an mr-high panel). */
-            for (tela_int p = 0; p < jw; p++) {
-                double *dst = solved + (j0 + p) * sh.v;
-                for (int r = 0; r < sh.v; r++)
-                    dst[r] = r >= cnt ? 0.0 : left ? c[p + r * ldb] : -c[r + p * ldb];
-            }
+            keep_solved(left, c, ldb, jw, cnt, sh.v, solved + j0 * sh.v);
         }
     }
     return true;

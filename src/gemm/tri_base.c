@@ -14,38 +14,106 @@
 
 typedef double lanes8 __attribute__((vector_size(64)));
 
+/* Keeps v as rounded after the diagonal's multiply. With x in registers
+ * the product has one use, a later add, and the compiler may fuse the two,
+ * which rounds differently from the same steps with x in memory (both run:
+ * tri_steps is inlined in both ways). Without FMA instructions nothing is
+ * fused. */
+#if defined(__AVX512F__)
+#define TRI_ROUNDED(v) __asm__("" : "+v"(v))
+#else
+#define TRI_ROUNDED(v) ((void)0)
+#endif
+
 /* Two groups of eight lanes at once. Each step waits on the one before
  * (latency-bound): the second group's chain runs in the first one's gaps,
- * for about the time of one. */
-static void tri_apply(const gemm_tri *t, lanes8 *x, lanes8 *y)
+ * for about the time of one. Inlined with s, lower and solve constants
+ * (see tri_apply), the loops unroll and x, y stay in registers; with them
+ * read from t, x and y lived on the stack and every update went through a
+ * store and a reload. */
+static inline __attribute__((always_inline)) void tri_steps(const gemm_tri *t, int s, bool lower,
+                                                            bool solve, lanes8 *x, lanes8 *y)
 {
     /* Column by column: once x_p is final (solve) or still original
      * (multiply), it is folded into every row it couples to. Those updates
      * are independent of one another, so the FMAs overlap; the row-by-row
      * form was one chain per row and ran at a quarter of the rate. */
-    const bool ascending = t->lower == t->solve;
-    for (int step = 0; step < t->s; step++) {
-        const int p = ascending ? step : t->s - 1 - step;
-        const int i_from = t->lower ? p + 1 : 0, i_to = t->lower ? t->s : p;
-        if (t->solve) {
+    const bool ascending = lower == solve;
+#pragma GCC unroll 16
+    for (int step = 0; step < s; step++) {
+        const int p = ascending ? step : s - 1 - step;
+        const int i_from = lower ? p + 1 : 0, i_to = lower ? s : p;
+        if (solve) {
             /* A unit diagonal (getrf's L) leaves the multiply out of the
              * chain; by 1.0 it changed nothing. */
             if (t->diag[p] != 1.0) {
                 x[p] *= t->diag[p];
                 y[p] *= t->diag[p];
+                TRI_ROUNDED(x[p]);
+                TRI_ROUNDED(y[p]);
             }
+#pragma GCC unroll 16
             for (int i = i_from; i < i_to; i++) {
                 x[i] -= t->coef[i][p] * x[p];
                 y[i] -= t->coef[i][p] * y[p];
             }
         } else {
+#pragma GCC unroll 16
             for (int i = i_from; i < i_to; i++) {
                 x[i] += t->coef[i][p] * x[p];
                 y[i] += t->coef[i][p] * y[p];
             }
             x[p] *= t->diag[p];
             y[p] *= t->diag[p];
+            TRI_ROUNDED(x[p]);
+            TRI_ROUNDED(y[p]);
         }
+    }
+}
+
+static void tri_apply(const gemm_tri *t, lanes8 *x, lanes8 *y)
+{
+    tri_steps(t, t->s, t->lower, t->solve, x, y);
+}
+
+/* Rows [r0, r0 + 16) of the right side's B: whole vectors, fixed-size
+ * copies that become loads. */
+static inline __attribute__((always_inline)) void right_rows16(const gemm_tri *t, int s, bool lower,
+                                                               bool solve, double *b, ptrdiff_t ldb)
+{
+    lanes8 x[GEMM_TRI_MAX], y[GEMM_TRI_MAX];
+#pragma GCC unroll 16
+    for (int j = 0; j < s; j++) {
+        memcpy(&x[j], b + j * ldb, sizeof x[j]);
+        memcpy(&y[j], b + 8 + j * ldb, sizeof y[j]);
+    }
+    tri_steps(t, s, lower, solve, x, y);
+#pragma GCC unroll 16
+    for (int j = 0; j < s; j++) {
+        memcpy(b + j * ldb, &x[j], sizeof x[j]);
+        memcpy(b + 8 + j * ldb, &y[j], sizeof y[j]);
+    }
+}
+
+/* The right side's blocks have the AVX-512 kernel's nr = 12 columns: that
+ * order gets its own copies with s, lower and solve constants, unrolled so
+ * x and y stay in registers (in the general loops they live on the stack,
+ * each update a store and a reload). Same arithmetic in the same order. */
+enum { TRI_UNROLLED = 12 };
+
+static void right_whole_rows(const gemm_tri *t, ptrdiff_t rows, double *b, ptrdiff_t ldb)
+{
+    for (ptrdiff_t r0 = 0; r0 + 16 <= rows; r0 += 16) {
+        if (t->s != TRI_UNROLLED)
+            right_rows16(t, t->s, t->lower, t->solve, b + r0, ldb);
+        else if (t->lower && t->solve)
+            right_rows16(t, TRI_UNROLLED, true, true, b + r0, ldb);
+        else if (t->lower)
+            right_rows16(t, TRI_UNROLLED, true, false, b + r0, ldb);
+        else if (t->solve)
+            right_rows16(t, TRI_UNROLLED, false, true, b + r0, ldb);
+        else
+            right_rows16(t, TRI_UNROLLED, false, false, b + r0, ldb);
     }
 }
 
@@ -68,30 +136,21 @@ void TRI_NAME(gemm_tri_left, TRI_BASE_SUFFIX)(const gemm_tri *t, ptrdiff_t n, do
 void TRI_NAME(gemm_tri_right, TRI_BASE_SUFFIX)(const gemm_tri *t, ptrdiff_t m, double *b,
                                                ptrdiff_t ldb)
 {
-    for (ptrdiff_t r0 = 0; r0 < m; r0 += 16) {
-        lanes8 x[GEMM_TRI_MAX], y[GEMM_TRI_MAX];
-        if (m - r0 >= 16) { /* whole vectors: fixed-size copies become loads */
-            for (int j = 0; j < t->s; j++) {
-                memcpy(&x[j], b + r0 + j * ldb, sizeof x[j]);
-                memcpy(&y[j], b + r0 + 8 + j * ldb, sizeof y[j]);
-            }
-            tri_apply(t, x, y);
-            for (int j = 0; j < t->s; j++) {
-                memcpy(b + r0 + j * ldb, &x[j], sizeof x[j]);
-                memcpy(b + r0 + 8 + j * ldb, &y[j], sizeof y[j]);
-            }
-            continue;
-        }
-        const ptrdiff_t rows = m - r0, first = rows < 8 ? rows : 8, second = rows - first;
-        for (int j = 0; j < t->s; j++) {
-            x[j] = y[j] = (lanes8){0};
-            memcpy(&x[j], b + r0 + j * ldb, (size_t)first * sizeof(double));
-            memcpy(&y[j], b + r0 + 8 + j * ldb, (size_t)second * sizeof(double));
-        }
-        tri_apply(t, x, y);
-        for (int j = 0; j < t->s; j++) {
-            memcpy(b + r0 + j * ldb, &x[j], (size_t)first * sizeof(double));
-            memcpy(b + r0 + 8 + j * ldb, &y[j], (size_t)second * sizeof(double));
-        }
+    const ptrdiff_t whole = m / 16 * 16;
+    right_whole_rows(t, whole, b, ldb);
+    if (whole == m)
+        return;
+    const ptrdiff_t rows = m - whole, first = rows < 8 ? rows : 8, second = rows - first;
+    double *br = b + whole;
+    lanes8 x[GEMM_TRI_MAX], y[GEMM_TRI_MAX];
+    for (int j = 0; j < t->s; j++) {
+        x[j] = y[j] = (lanes8){0};
+        memcpy(&x[j], br + j * ldb, (size_t)first * sizeof(double));
+        memcpy(&y[j], br + 8 + j * ldb, (size_t)second * sizeof(double));
+    }
+    tri_apply(t, x, y);
+    for (int j = 0; j < t->s; j++) {
+        memcpy(br + j * ldb, &x[j], (size_t)first * sizeof(double));
+        memcpy(br + 8 + j * ldb, &y[j], (size_t)second * sizeof(double));
     }
 }
