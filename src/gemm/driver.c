@@ -39,7 +39,7 @@ void gemm_edge_tile(const gemm_kernel *kr, int kc, const double *a, const double
         else if (part == GEMM_UPPER && j0 + j - i0 + 1 < to)
             to = j0 + j - i0 + 1 > 0 ? j0 + j - i0 + 1 : 0;
         double *cj = c + j * ldc;
-        const double *tj = tile + j * kr->mr;
+        const double *tj = tile + (ptrdiff_t)j * kr->mr;
         if (beta == 0.0)
             for (ptrdiff_t i = from; i < to; i++)
                 cj[i] = tj[i];

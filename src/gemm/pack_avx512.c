@@ -23,8 +23,9 @@ static inline void transpose8(__m512d r[8])
     const __m512i hi_pairs = _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2);
     __m512d t[8], u[8];
     for (int q = 0; q < 4; q++) {
-        t[2 * q] = _mm512_unpacklo_pd(r[2 * q], r[2 * q + 1]);
-        t[2 * q + 1] = _mm512_unpackhi_pd(r[2 * q], r[2 * q + 1]);
+        const int e = 2 * q, o = 2 * q + 1;
+        t[e] = _mm512_unpacklo_pd(r[e], r[o]);
+        t[o] = _mm512_unpackhi_pd(r[e], r[o]);
     }
     /* t[0] = a0 b0 a2 b2 a4 b4 a6 b6, t[1] = a1 b1 a3 b3 ..., t[2] = c0 d0 ... */
     for (int q = 0; q < 2; q++) {
@@ -103,11 +104,11 @@ void gemm_pack_a_avx512(const gemm_operand *a, ptrdiff_t i0, int mc, ptrdiff_t p
             for (int half = 0; half < 2; half++) {
                 const int strips = rows - 8 * half < 8 ? rows - 8 * half : 8;
                 if (strips > 0)
-                    transpose_strips(row + p + 8 * half * a->ld, a->ld, strips, va,
-                                     panel + p * MR + 8 * half, MR);
+                    transpose_strips(row + p + (ptrdiff_t)8 * half * a->ld, a->ld, strips, va,
+                                     panel + (ptrdiff_t)p * MR + (ptrdiff_t)8 * half, MR);
                 else
                     for (int q = 0; q < 8; q++)
-                        _mm512_store_pd(panel + (p + q) * MR + 8, _mm512_setzero_pd());
+                        _mm512_store_pd(panel + (ptrdiff_t)(p + q) * MR + 8, _mm512_setzero_pd());
             }
             if (rows < MR && rows > 8)
                 for (int q = 0; q < 8; q++)
@@ -168,9 +169,10 @@ void gemm_pack_b_avx512(const gemm_operand *b, ptrdiff_t p0, int kc, ptrdiff_t j
         const int left = cols < 8 ? cols : 8, right = cols > 8 ? cols - 8 : 0;
         int p = 0;
         for (; p + 8 <= kc; p += 8) {
-            transpose_strips(col + p, b->ld, left, one, panel + p * NR, NR);
+            transpose_strips(col + p, b->ld, left, one, panel + (ptrdiff_t)p * NR, NR);
             if (right > 0)
-                transpose_strips(col + p + 8 * b->ld, b->ld, right, one, panel + p * NR + 8, NR);
+                transpose_strips(col + p + 8 * b->ld, b->ld, right, one,
+                                 panel + (ptrdiff_t)p * NR + 8, NR);
             if (cols < NR)
                 for (int q = 0; q < 8; q++)
                     for (int j = cols; j < NR; j++)

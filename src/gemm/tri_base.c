@@ -17,10 +17,13 @@ typedef double lanes8 __attribute__((vector_size(64)));
 /* Keeps v as rounded after the diagonal's multiply. With x in registers
  * the product has one use, a later add, and the compiler may fuse the two,
  * which rounds differently from the same steps with x in memory (both run:
- * tri_steps is inlined in both ways). Without FMA instructions nothing is
- * fused. */
+ * tri_steps is inlined in both ways). Without AVX-512 a 64-byte vector has
+ * no register, so a build with FMA goes through memory; without FMA
+ * instructions nothing is fused. */
 #if defined(__AVX512F__)
 #define TRI_ROUNDED(v) __asm__("" : "+v"(v))
+#elif defined(__FMA__)
+#define TRI_ROUNDED(v) __asm__("" : "+m"(v))
 #else
 #define TRI_ROUNDED(v) ((void)0)
 #endif

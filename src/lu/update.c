@@ -16,7 +16,7 @@ static tela_int copy_ld(tela_int nb)
     return (lines % 2 ? lines : lines + 1) * 8;
 }
 
-static size_t rows_len(tela_int nb)
+static size_t copy_len(tela_int nb)
 {
     return (size_t)copy_ld(nb) * (size_t)nb;
 }
@@ -24,7 +24,7 @@ static size_t rows_len(tela_int nb)
 size_t lu_update_buffer_len(const gemm_kernel *kr, tela_int n, tela_int nb)
 {
     const int nc = (int)(n < kr->nc ? n : kr->nc);
-    return rows_len(nb) + gemm_b_buffer_len(kr, nc, (int)nb) + (size_t)kr->mc * (size_t)nb;
+    return copy_len(nb) + gemm_b_buffer_len(kr, nc, (int)nb) + (size_t)kr->mc * (size_t)nb;
 }
 
 /* pr's columns in blocks of `block`: pack U12 (pr->b), solve, write back,
@@ -80,7 +80,7 @@ void lu_update_columns(const gemm_kernel *kr, double *a, tela_int lda, tela_int 
         for (tela_int p = 0; p + 1 < b; p++)
             for (tela_int i = p + 1; i < b; i++)
                 buf[i + p * ld] = l11[i + p * lda];
-        double *b_buf = buf + rows_len(b);
+        double *b_buf = buf + copy_len(b);
         blocks(&pr, u, lda, buf, 1, ld, nc, b_buf, b_buf + gemm_b_buffer_len(kr, nc, (int)b));
         return;
     }
