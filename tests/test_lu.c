@@ -851,11 +851,13 @@ static long run_lu_job(struct tl_caller *c)
            tl_count_differ(job->xt, job->want_xt, n * nrhs, &c->worst);
 }
 
-static void lu_jobs_make(struct lu_job jobs[TL_CALLERS], struct tl_caller callers[TL_CALLERS])
+/* Jobs of orders first, first + step, ...; nrhs right-hand sides. */
+static void lu_jobs_make(struct lu_job jobs[TL_CALLERS], struct tl_caller callers[TL_CALLERS],
+                         tela_int first, tela_int step, tela_int nrhs)
 {
     for (int i = 0; i < TL_CALLERS; i++) {
         struct lu_job *j = &jobs[i];
-        const tela_int n = 150 + 37 * i, nrhs = 150;
+        const tela_int n = first + step * i;
         j->n = n;
         j->nrhs = nrhs;
         j->a0 = tl_random_matrix(n, n, n);
@@ -895,7 +897,7 @@ static void test_concurrent_callers(void **state)
     struct lu_job jobs[TL_CALLERS];
     struct tl_caller callers[TL_CALLERS];
     tl_seed(10);
-    lu_jobs_make(jobs, callers);
+    lu_jobs_make(jobs, callers, 150, 37, 150);
     const int bad = tl_run_concurrent(callers);
     lu_jobs_free(jobs);
     if (bad)
@@ -909,7 +911,23 @@ static void test_nested_in_region(void **state)
     struct lu_job jobs[TL_CALLERS];
     struct tl_caller callers[TL_CALLERS];
     tl_seed(17);
-    lu_jobs_make(jobs, callers);
+    lu_jobs_make(jobs, callers, 150, 37, 150);
+    const int bad = tl_run_nested(callers);
+    lu_jobs_free(jobs);
+    if (bad)
+        fail_msg("%d region members computed other bits than a serial call", bad);
+}
+
+/* Orders from 1024 on: panels of 64 columns, whose triangles are solved in two halves coupled
+ * by the micro-kernel (src/lu/update.c); a member without a packing buffer does that on the
+ * stack, the same bits. */
+static void test_nested_in_region_wide_panels(void **state)
+{
+    (void)state;
+    struct lu_job jobs[TL_CALLERS];
+    struct tl_caller callers[TL_CALLERS];
+    tl_seed(19);
+    lu_jobs_make(jobs, callers, 1024, 13, 3);
     const int bad = tl_run_nested(callers);
     lu_jobs_free(jobs);
     if (bad)
@@ -935,6 +953,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_widths_bitwise_equal),
         cmocka_unit_test(test_concurrent_callers),
         cmocka_unit_test(test_nested_in_region),
+        cmocka_unit_test(test_nested_in_region_wide_panels),
     };
     const int failed = cmocka_run_group_tests(tests, NULL, NULL);
     tl_teardown();

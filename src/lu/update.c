@@ -21,33 +21,100 @@ static size_t copy_len(tela_int nb)
     return (size_t)copy_ld(nb) * (size_t)nb;
 }
 
+/* Triangles of order b >= LU_SPLIT_MIN are solved in two halves, the
+ * coupling of the lower half to the upper one by the micro-kernel (k = h),
+ * only the halves' triangles by the row-by-row solve. */
+#define LU_SPLIT_MIN 64
+
+static int split_at(const gemm_kernel *kr, tela_int b)
+{
+    return b >= LU_SPLIT_MIN ? (int)(b / 2 / kr->mr * kr->mr) : 0;
+}
+
+/* -L11's rows [h, b) x columns [0, h), packed as the kernel's A. */
+static size_t coupling_len(const gemm_kernel *kr, tela_int b)
+{
+    const int h = split_at(kr, b);
+    const size_t rows = (size_t)gemm_panels_of((int)(b - h), kr->mr) * (size_t)kr->mr;
+    return h ? (rows * (size_t)h + 7) / 8 * 8 : 0;
+}
+
 size_t lu_update_buffer_len(const gemm_kernel *kr, tela_int n, tela_int nb)
 {
     const int nc = (int)(n < kr->nc ? n : kr->nc);
-    return copy_len(nb) + gemm_b_buffer_len(kr, nc, (int)nb) + (size_t)kr->mc * (size_t)nb;
+    return copy_len(nb) + coupling_len(kr, nb) + gemm_b_buffer_len(kr, nc, (int)nb) +
+           (size_t)kr->mc * (size_t)nb;
 }
 
-/* pr's columns in blocks of `block`: pack U12 (pr->b), solve, write back,
- * update C. pr->kernel's packing and tiles fix every element's arithmetic;
- * block and mc only change the order, so any block gives the same bits. */
-static void blocks(const gemm_problem *pr, double *u, tela_int lda, const double *l,
-                   ptrdiff_t l_row, ptrdiff_t l_col, int block, double *b_buf, double *a_buf)
+/* The triangle L11, in the two forms the solve reads it. */
+typedef struct triangle {
+    const double *l; /* L(i, p) at l[i * row + p * col] */
+    ptrdiff_t row, col;
+    const double *in_place; /* L11 in a (lda): what the coupling is packed from */
+    tela_int lda;
+    const double *coupling; /* coupling_len's packing, or NULL: packed per tile */
+    int h;                  /* the split (0: one triangle) */
+} triangle;
+
+static void write_back(const double *panel, int nr, int p_from, int p_to, int width, double *u,
+                       tela_int lda)
+{
+    for (int j = 0; j < width; j++) {
+        double *col = u + (ptrdiff_t)j * lda;
+        for (int p = p_from; p < p_to; p++)
+            col[p] = panel[(ptrdiff_t)p * nr + j];
+    }
+}
+
+/* One nr panel of U12 (width columns at u): rows [0, h) packed and solved,
+ * rows [h, k) updated from them in place by the micro-kernel, then packed
+ * and solved; each half written back. */
+static void solve_panel(const gemm_problem *pr, const triangle *t, ptrdiff_t j0, int width,
+                        double *u, tela_int lda, double *panel)
+{
+    const gemm_kernel *kr = pr->kernel;
+    const int nr = kr->nr, k = (int)pr->k, h = t->h;
+    kr->pack_b(&pr->b, 0, h ? h : k, j0, width, 0, 1, nr, panel);
+    kr->unit_lower_panel(h ? h : k, t->l, t->row, t->col, nr, panel);
+    write_back(panel, nr, 0, h ? h : k, width, u, lda);
+    if (!h)
+        return;
+    const gemm_operand l11 = {t->in_place, t->lda, false};
+    const int mr = kr->mr;
+    double own[GEMM_MR_MAX * LU_SPLIT_MIN * 2] __attribute__((aligned(64)));
+    for (int i = h; i < k; i += mr) {
+        const int rows = k - i < mr ? k - i : mr;
+        const double *a = t->coupling ? t->coupling + (ptrdiff_t)(i - h) * h : own;
+        if (!t->coupling)
+            kr->pack_a(&l11, i, rows, 0, h, -1.0, mr, own);
+        if (rows == mr && width == nr)
+            kr->ukernel(h, a, panel, u + i, lda, 1.0);
+        else
+            gemm_edge_tile(kr, h, a, panel, u + i, lda, rows, width, 1.0, GEMM_ALL, 0, 0);
+    }
+    const gemm_operand bottom = {u + h, lda, false};
+    kr->pack_b(&bottom, 0, k - h, 0, width, 0, 1, nr, panel + (ptrdiff_t)h * nr);
+    kr->unit_lower_panel(k - h, t->l + h * t->row + h * t->col, t->row, t->col, nr,
+                         panel + (ptrdiff_t)h * nr);
+    write_back(panel, nr, h, k, width, u, lda);
+}
+
+/* pr's columns in blocks of `block`: U12 solved panel by panel where the
+ * GEMM reads it, then C updated. pr->kernel's packing and tiles fix every
+ * element's arithmetic; block and mc only change the order, so any block
+ * gives the same bits. */
+static void blocks(const gemm_problem *pr, const triangle *t, double *u, tela_int lda, int block,
+                   double *b_buf, double *a_buf)
 {
     const gemm_kernel *kr = pr->kernel;
     const int nr = kr->nr, k = (int)pr->k;
     for (ptrdiff_t jc = 0; jc < pr->n; jc += block) {
         const int cols = (int)(pr->n - jc < block ? pr->n - jc : block);
         const int panels = gemm_panels_of(cols, nr);
-        kr->pack_b(&pr->b, 0, k, jc, cols, 0, panels, nr, b_buf);
         for (int jp = 0; jp < panels; jp++) {
-            double *panel = b_buf + (ptrdiff_t)jp * nr * k;
-            kr->unit_lower_panel(k, l, l_row, l_col, nr, panel);
+            const ptrdiff_t j0 = jc + (ptrdiff_t)jp * nr;
             const int width = cols - jp * nr < nr ? cols - jp * nr : nr;
-            for (int j = 0; j < width; j++) {
-                double *col = u + (jc + (ptrdiff_t)jp * nr + j) * lda;
-                for (int p = 0; p < k; p++)
-                    col[p] = panel[(ptrdiff_t)p * nr + j];
-            }
+            solve_panel(pr, t, j0, width, u + j0 * lda, lda, b_buf + (ptrdiff_t)jp * nr * k);
         }
         if (pr->m > 0)
             gemm_compute_block(pr, jc, cols, 0, k, b_buf, 0, pr->m, 0, panels, a_buf);
@@ -75,22 +142,31 @@ void lu_update_columns(const gemm_kernel *kr, double *a, tela_int lda, tela_int 
                        1.0,
                        GEMM_ALL};
     const int nc = (int)(pr.n < kr->nc ? pr.n : kr->nc);
+    triangle t = {l11, 1, lda, l11, lda, NULL, split_at(kr, b)};
     if (buf && buf_len >= lu_update_buffer_len(kr, pr.n, b)) {
         const tela_int ld = copy_ld(b);
         for (tela_int p = 0; p + 1 < b; p++)
             for (tela_int i = p + 1; i < b; i++)
                 buf[i + p * ld] = l11[i + p * lda];
-        double *b_buf = buf + copy_len(b);
-        blocks(&pr, u, lda, buf, 1, ld, nc, b_buf, b_buf + gemm_b_buffer_len(kr, nc, (int)b));
+        t.l = buf;
+        t.col = ld;
+        double *coupling = buf + copy_len(b), *b_buf = coupling + coupling_len(kr, b);
+        if (t.h) {
+            const gemm_operand op = {l11, lda, false};
+            kr->pack_a(&op, t.h, (int)(b - t.h), 0, t.h, -1.0, kr->mr, coupling);
+            t.coupling = coupling;
+        }
+        blocks(&pr, &t, u, lda, nc, b_buf, b_buf + gemm_b_buffer_len(kr, nc, (int)b));
         return;
     }
     /* No buffer (a call inside a region, where nothing is allocated): one
-     * panel of columns at a time, L11 read in place and A packed a
-     * micro-panel at a time, on the stack (at most 32 KiB with nb = 128). */
+     * panel of columns at a time, L11 read in place, the coupling and A
+     * packed a micro-panel at a time, on the stack (at most 44 KiB with nb
+     * = 128). */
     gemm_kernel narrow = *kr;
     narrow.mc = narrow.mr;
     pr.kernel = &narrow;
     double b_stack[(size_t)b * (size_t)kr->nr] __attribute__((aligned(64)));
     double a_stack[(size_t)b * (size_t)kr->mr] __attribute__((aligned(64)));
-    blocks(&pr, u, lda, l11, 1, lda, kr->nr, b_stack, a_stack);
+    blocks(&pr, &t, u, lda, kr->nr, b_stack, a_stack);
 }
