@@ -120,19 +120,84 @@ static void right_whole_rows(const gemm_tri *t, ptrdiff_t rows, double *b, ptrdi
     }
 }
 
+typedef long long lane_index8 __attribute__((vector_size(64)));
+
+/* out[i] lane q = r[q] lane i: eight vectors transposed in three rounds of
+ * shuffles. */
+static inline __attribute__((always_inline)) void transpose8(const lanes8 r[8], lanes8 out[8])
+{
+    const lane_index8 even = {0, 8, 2, 10, 4, 12, 6, 14}, odd = {1, 9, 3, 11, 5, 13, 7, 15};
+    const lane_index8 low2 = {0, 1, 8, 9, 4, 5, 12, 13}, high2 = {2, 3, 10, 11, 6, 7, 14, 15};
+    const lane_index8 low4 = {0, 1, 2, 3, 8, 9, 10, 11}, high4 = {4, 5, 6, 7, 12, 13, 14, 15};
+    lanes8 t[8], u[8];
+    for (int q = 0; q < 8; q += 2) {
+        t[q] = __builtin_shuffle(r[q], r[q + 1], even);
+        t[q + 1] = __builtin_shuffle(r[q], r[q + 1], odd);
+    }
+    for (int q = 0; q < 8; q += 4) {
+        u[q] = __builtin_shuffle(t[q], t[q + 2], low2);
+        u[q + 2] = __builtin_shuffle(t[q], t[q + 2], high2);
+        u[q + 1] = __builtin_shuffle(t[q + 1], t[q + 3], low2);
+        u[q + 3] = __builtin_shuffle(t[q + 1], t[q + 3], high2);
+    }
+    for (int q = 0; q < 4; q++) {
+        out[q] = __builtin_shuffle(u[q], u[q + 4], low4);
+        out[q + 4] = __builtin_shuffle(u[q], u[q + 4], high4);
+    }
+}
+
+/* Columns [0, cols) (cols <= 16) of the left side's B, rows [0, 16): each
+ * group of eight columns transposed into lanes by shuffles, solved or
+ * multiplied in registers, transposed back. */
+static inline __attribute__((always_inline)) void
+left_cols16(const gemm_tri *t, bool lower, bool solve, int cols, double *b, ptrdiff_t ldb)
+{
+    lanes8 x[2][16], r[8];
+    for (ptrdiff_t g = 0; g < 2; g++)
+        for (ptrdiff_t half = 0; half < 2; half++) {
+            for (ptrdiff_t q = 0; q < 8; q++) {
+                r[q] = (lanes8){0};
+                if (8 * g + q < cols)
+                    memcpy(&r[q], b + 8 * half + (8 * g + q) * ldb, sizeof r[q]);
+            }
+            transpose8(r, x[g] + 8 * half);
+        }
+    tri_steps(t, 16, lower, solve, x[0], x[1]);
+    for (ptrdiff_t g = 0; g < 2; g++)
+        for (ptrdiff_t half = 0; half < 2; half++) {
+            transpose8(x[g] + 8 * half, r);
+            for (ptrdiff_t q = 0; q < 8; q++)
+                if (8 * g + q < cols)
+                    memcpy(b + 8 * half + (8 * g + q) * ldb, &r[q], sizeof r[q]);
+        }
+}
+
 void TRI_NAME(gemm_tri_left, TRI_BASE_SUFFIX)(const gemm_tri *t, ptrdiff_t n, double *b,
                                               ptrdiff_t ldb)
 {
     for (ptrdiff_t c0 = 0; c0 < n; c0 += 16) {
         const int cols = n - c0 < 16 ? (int)(n - c0) : 16;
+        double *bc = b + c0 * ldb;
+        /* The left side's blocks have the AVX-512 kernel's mr = 16 rows. */
+        if (t->s == 16) {
+            if (t->lower && t->solve)
+                left_cols16(t, true, true, cols, bc, ldb);
+            else if (t->lower)
+                left_cols16(t, true, false, cols, bc, ldb);
+            else if (t->solve)
+                left_cols16(t, false, true, cols, bc, ldb);
+            else
+                left_cols16(t, false, false, cols, bc, ldb);
+            continue;
+        }
         lanes8 x[2][GEMM_TRI_MAX] = {{{0}}};
         for (int c = 0; c < cols; c++)
             for (int i = 0; i < t->s; i++)
-                x[c / 8][i][c % 8] = b[i + (c0 + c) * ldb];
+                x[c / 8][i][c % 8] = bc[i + c * ldb];
         tri_apply(t, x[0], x[1]);
         for (int c = 0; c < cols; c++)
             for (int i = 0; i < t->s; i++)
-                b[i + (c0 + c) * ldb] = x[c / 8][i][c % 8];
+                bc[i + c * ldb] = x[c / 8][i][c % 8];
     }
 }
 
