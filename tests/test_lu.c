@@ -905,17 +905,24 @@ static void test_concurrent_callers(void **state)
                  TL_CALLERS);
 }
 
-static void test_nested_in_region(void **state)
+/* Region members each run a job of orders first, first + step, ... (serial there, as nested
+ * calls are) and must give the bits of a serial call outside. */
+static void check_nested(uint64_t seed, tela_int first, tela_int step, tela_int nrhs)
 {
-    (void)state;
     struct lu_job jobs[TL_CALLERS];
     struct tl_caller callers[TL_CALLERS];
-    tl_seed(17);
-    lu_jobs_make(jobs, callers, 150, 37, 150);
+    tl_seed(seed);
+    lu_jobs_make(jobs, callers, first, step, nrhs);
     const int bad = tl_run_nested(callers);
     lu_jobs_free(jobs);
     if (bad)
         fail_msg("%d region members computed other bits than a serial call", bad);
+}
+
+static void test_nested_in_region(void **state)
+{
+    (void)state;
+    check_nested(17, 150, 37, 150);
 }
 
 /* Orders from 1024 on: panels of 64 columns, whose triangles are solved in two halves coupled
@@ -924,14 +931,7 @@ static void test_nested_in_region(void **state)
 static void test_nested_in_region_wide_panels(void **state)
 {
     (void)state;
-    struct lu_job jobs[TL_CALLERS];
-    struct tl_caller callers[TL_CALLERS];
-    tl_seed(19);
-    lu_jobs_make(jobs, callers, 1024, 13, 3);
-    const int bad = tl_run_nested(callers);
-    lu_jobs_free(jobs);
-    if (bad)
-        fail_msg("%d region members computed other bits than a serial call", bad);
+    check_nested(19, 1024, 13, 3);
 }
 
 int main(int argc, char **argv)
