@@ -50,8 +50,7 @@ size_t lu_update_buffer_len(const gemm_kernel *kr, tela_int n, tela_int nb)
 typedef struct triangle {
     const double *l; /* L(i, p) at l[i * row + p * col] */
     ptrdiff_t row, col;
-    const double *in_place; /* L11 in a (lda): what the coupling is packed from */
-    tela_int lda;
+    const double *in_place; /* L11 in a (same lda as U12): what the coupling is packed from */
     const double *coupling; /* coupling_len's packing, or NULL: packed per tile */
     int h;                  /* the split (0: one triangle) */
 } triangle;
@@ -73,15 +72,17 @@ static void solve_panel(const gemm_problem *pr, const triangle *t, ptrdiff_t j0,
                         double *u, tela_int lda, double *panel)
 {
     const gemm_kernel *kr = pr->kernel;
-    const int nr = kr->nr, k = (int)pr->k, h = t->h;
-    kr->pack_b(&pr->b, 0, h ? h : k, j0, width, 0, 1, nr, panel);
-    kr->unit_lower_panel(h ? h : k, t->l, t->row, t->col, nr, panel);
-    write_back(panel, nr, 0, h ? h : k, width, u, lda);
+    const int nr = kr->nr, k = (int)pr->k, h = t->h, top = h ? h : k;
+    kr->pack_b(&pr->b, 0, top, j0, width, 0, 1, nr, panel);
+    kr->unit_lower_panel(top, t->l, t->row, t->col, nr, panel);
+    write_back(panel, nr, 0, top, width, u, lda);
     if (!h)
         return;
-    const gemm_operand l11 = {t->in_place, t->lda, false};
+    const gemm_operand l11 = {t->in_place, lda, false};
     const int mr = kr->mr;
-    double own[GEMM_MR_MAX * LU_SPLIT_MIN * 2] __attribute__((aligned(64)));
+    /* One micro-panel of the coupling when none was packed: h <= 128 for
+     * panels of up to 256 columns (blocked.c's are at most 128). */
+    double own[GEMM_MR_MAX * 128] __attribute__((aligned(64)));
     for (int i = h; i < k; i += mr) {
         const int rows = k - i < mr ? k - i : mr;
         const double *a = t->coupling ? t->coupling + (ptrdiff_t)(i - h) * h : own;
@@ -142,7 +143,7 @@ void lu_update_columns(const gemm_kernel *kr, double *a, tela_int lda, tela_int 
                        1.0,
                        GEMM_ALL};
     const int nc = (int)(pr.n < kr->nc ? pr.n : kr->nc);
-    triangle t = {l11, 1, lda, l11, lda, NULL, split_at(kr, b)};
+    triangle t = {l11, 1, lda, l11, NULL, split_at(kr, b)};
     if (buf && buf_len >= lu_update_buffer_len(kr, pr.n, b)) {
         const tela_int ld = copy_ld(b);
         for (tela_int p = 0; p + 1 < b; p++)
