@@ -23,12 +23,9 @@ void gemm_scale_c(double *c, ptrdiff_t ldc, ptrdiff_t m, ptrdiff_t n, double bet
     }
 }
 
-void gemm_edge_tile(const gemm_kernel *kr, int kc, const double *a, const double *b, double *c,
-                    ptrdiff_t ldc, int rows, int cols, double beta, gemm_part part, ptrdiff_t i0,
-                    ptrdiff_t j0)
+void gemm_combine_part(double *c, ptrdiff_t ldc, const double *t, ptrdiff_t ldt, int rows, int cols,
+                       double beta, gemm_part part, ptrdiff_t i0, ptrdiff_t j0)
 {
-    double tile[GEMM_MR_MAX * GEMM_NR_MAX] __attribute__((aligned(64)));
-    kr->ukernel(kc, a, b, tile, kr->mr, 0.0);
     /* Each column's elements inside part are one run of rows: combined by
      * gemm_combine's rule in loops without a test per element (syrk's
      * diagonal tiles took 6% of potrf 256 with one). */
@@ -39,7 +36,7 @@ void gemm_edge_tile(const gemm_kernel *kr, int kc, const double *a, const double
         else if (part == GEMM_UPPER && j0 + j - i0 + 1 < to)
             to = j0 + j - i0 + 1 > 0 ? j0 + j - i0 + 1 : 0;
         double *cj = c + j * ldc;
-        const double *tj = tile + (ptrdiff_t)j * kr->mr;
+        const double *tj = t + j * ldt;
         if (beta == 0.0)
             for (ptrdiff_t i = from; i < to; i++)
                 cj[i] = tj[i];
@@ -50,6 +47,15 @@ void gemm_edge_tile(const gemm_kernel *kr, int kc, const double *a, const double
             for (ptrdiff_t i = from; i < to; i++)
                 gemm_combine(cj + i, tj[i], beta);
     }
+}
+
+void gemm_edge_tile(const gemm_kernel *kr, int kc, const double *a, const double *b, double *c,
+                    ptrdiff_t ldc, int rows, int cols, double beta, gemm_part part, ptrdiff_t i0,
+                    ptrdiff_t j0)
+{
+    double tile[GEMM_MR_MAX * GEMM_NR_MAX] __attribute__((aligned(64)));
+    kr->ukernel(kc, a, b, tile, kr->mr, 0.0);
+    gemm_combine_part(c, ldc, tile, kr->mr, rows, cols, beta, part, i0, j0);
 }
 
 /* Where a tile of rows [i0, i0 + rows) and columns [j0, j0 + cols) stands

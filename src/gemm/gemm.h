@@ -146,6 +146,10 @@ static inline void gemm_combine(double *c, double t, double beta)
     *c = beta == 0.0 ? t : beta == 1.0 ? *c + t : beta * *c + t;
 }
 
+/* C (rows x cols at c, ldc) combined with t (ldt) by gemm_combine, only
+ * the elements inside part ((i0, j0): the block's place in C). */
+void gemm_combine_part(double *c, ptrdiff_t ldc, const double *t, ptrdiff_t ldt, int rows, int cols,
+                       double beta, gemm_part part, ptrdiff_t i0, ptrdiff_t j0);
 /* A tile the kernel cannot write in place: an edge (rows < mr or cols <
  * nr), or one across a triangle's diagonal. The kernel writes the whole
  * tile into a buffer, of which the elements of C (c: the tile's origin, at

@@ -41,13 +41,8 @@ static void unpacked_diagonal(const gemm_problem *pr, ptrdiff_t j0, ptrdiff_t s)
     q.beta = 0.0;
     q.part = GEMM_ALL;
     pr->kernel->small(&q);
-    for (ptrdiff_t j = 0; j < s; j++) {
-        double *cj = pr->c + j0 + (j0 + j) * pr->ldc;
-        const ptrdiff_t i_from = pr->part == GEMM_LOWER ? j : 0;
-        const ptrdiff_t i_to = pr->part == GEMM_LOWER ? s : j + 1;
-        for (ptrdiff_t i = i_from; i < i_to; i++)
-            gemm_combine(cj + i, d[i + j * s], pr->beta);
-    }
+    gemm_combine_part(pr->c + j0 + j0 * pr->ldc, pr->ldc, d, s, (int)s, (int)s, pr->beta, pr->part,
+                      j0, j0);
 }
 
 void gemm_unpacked_columns(const gemm_problem *pr, ptrdiff_t j_from, ptrdiff_t j_to)
