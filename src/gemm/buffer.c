@@ -20,13 +20,20 @@ typedef struct thread_buffer {
     size_t len; /* doubles */
 } thread_buffer;
 
+/* Slot 0 packs GEMMs; slot 1 is a routine's data that must outlive the
+ * GEMMs it calls meanwhile (getrf's prepared steps). */
+typedef struct thread_buffers {
+    thread_buffer slot[2];
+} thread_buffers;
+
 static pthread_key_t buffer_key;
 static pthread_once_t buffer_once = PTHREAD_ONCE_INIT;
 
 static void buffer_free(void *p)
 {
-    thread_buffer *b = p;
-    free(b->p);
+    thread_buffers *b = p;
+    free(b->slot[0].p);
+    free(b->slot[1].p);
     free(b);
 }
 
@@ -35,11 +42,12 @@ static void buffer_key_init(void)
     pthread_key_create(&buffer_key, buffer_free);
 }
 
-double *gemm_buffer_get(size_t len, bool *owned)
+static double *kept_get(int slot, size_t len, bool *owned)
 {
     *owned = false;
     pthread_once(&buffer_once, buffer_key_init);
-    thread_buffer *b = pthread_getspecific(buffer_key);
+    thread_buffers *all = pthread_getspecific(buffer_key);
+    thread_buffer *b = all ? &all->slot[slot] : NULL;
     if (b && b->len >= len)
         return b->p;
     if (par_current_member())
@@ -49,12 +57,13 @@ double *gemm_buffer_get(size_t len, bool *owned)
         *owned = true;
         return aligned_alloc(64, bytes);
     }
-    if (!b) {
-        b = calloc(1, sizeof *b);
-        if (!b || pthread_setspecific(buffer_key, b) != 0) {
-            free(b);
+    if (!all) {
+        all = calloc(1, sizeof *all);
+        if (!all || pthread_setspecific(buffer_key, all) != 0) {
+            free(all);
             return NULL;
         }
+        b = &all->slot[slot];
     }
     double *p = aligned_alloc(64, bytes);
     if (!p)
@@ -63,6 +72,19 @@ double *gemm_buffer_get(size_t len, bool *owned)
     b->p = p;
     b->len = bytes / sizeof(double);
     return p;
+}
+
+double *gemm_buffer_get(size_t len, bool *owned)
+{
+    return kept_get(0, len, owned);
+}
+
+double *gemm_routine_buffer(tela_par par, size_t len, bool *owned)
+{
+    *owned = false;
+    if (par.kind == TELA_PAR_TEAM && par.team)
+        return tela_team_workspace(par.team, len * sizeof(double));
+    return kept_get(1, len, owned);
 }
 
 double *gemm_member_buffers(tela_par par, int members, size_t len, size_t *stride, bool *owned)

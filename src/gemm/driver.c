@@ -70,6 +70,29 @@ static int tile_in_part(gemm_part part, ptrdiff_t i0, int rows, ptrdiff_t j0, in
     return i0 > j1 ? 0 : i1 <= j0 ? 1 : 2;
 }
 
+void gemm_compute_rows(const gemm_problem *pr, ptrdiff_t j0, int n_block, int kc, double beta,
+                       const double *b_packed, const double *a_packed, ptrdiff_t ic, int mc,
+                       int jp_from, int jp_to)
+{
+    const gemm_kernel *kr = pr->kernel;
+    const int mr = kr->mr, nr = kr->nr;
+    for (int jp = jp_from; jp < jp_to; jp++) {
+        int cols = n_block - jp * nr < nr ? n_block - jp * nr : nr;
+        const double *b = b_packed + (ptrdiff_t)jp * nr * kc;
+        const ptrdiff_t col = j0 + (ptrdiff_t)jp * nr;
+        for (int ir = 0; ir < mc; ir += mr) {
+            int rows = mc - ir < mr ? mc - ir : mr;
+            const double *a = a_packed + (ptrdiff_t)ir * kc;
+            const int where = tile_in_part(pr->part, ic + ir, rows, col, cols);
+            if (where == 1 && rows == mr && cols == nr)
+                kr->ukernel(kc, a, b, pr->c + ic + ir + col * pr->ldc, pr->ldc, beta);
+            else if (where)
+                gemm_edge_tile(kr, kc, a, b, pr->c + ic + ir + col * pr->ldc, pr->ldc, rows, cols,
+                               beta, pr->part, ic + ir, col);
+        }
+    }
+}
+
 void gemm_compute_block(const gemm_problem *pr, ptrdiff_t j0, int n_block, ptrdiff_t p0, int kc,
                         const double *b_packed, ptrdiff_t m_from, ptrdiff_t m_to, int jp_from,
                         int jp_to, double *a_buf)
@@ -89,21 +112,7 @@ void gemm_compute_block(const gemm_problem *pr, ptrdiff_t j0, int n_block, ptrdi
     for (ptrdiff_t ic = m_from; ic < m_to; ic += kr->mc) {
         int mc = (int)(m_to - ic < kr->mc ? m_to - ic : kr->mc);
         kr->pack_a(&pr->a, ic, mc, p0, kc, pr->alpha, mr, a_buf);
-        for (int jp = jp_from; jp < jp_to; jp++) {
-            int cols = n_block - jp * nr < nr ? n_block - jp * nr : nr;
-            const double *b = b_packed + (ptrdiff_t)jp * nr * kc;
-            const ptrdiff_t col = j0 + (ptrdiff_t)jp * nr;
-            for (int ir = 0; ir < mc; ir += mr) {
-                int rows = mc - ir < mr ? mc - ir : mr;
-                const double *a = a_buf + (ptrdiff_t)ir * kc;
-                const int where = tile_in_part(pr->part, ic + ir, rows, col, cols);
-                if (where == 1 && rows == mr && cols == nr)
-                    kr->ukernel(kc, a, b, pr->c + ic + ir + col * pr->ldc, pr->ldc, beta);
-                else if (where)
-                    gemm_edge_tile(kr, kc, a, b, pr->c + ic + ir + col * pr->ldc, pr->ldc, rows,
-                                   cols, beta, pr->part, ic + ir, col);
-            }
-        }
+        gemm_compute_rows(pr, j0, n_block, kc, beta, b_packed, a_buf, ic, mc, jp_from, jp_to);
     }
 }
 

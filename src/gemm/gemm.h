@@ -158,6 +158,14 @@ void gemm_edge_tile(const gemm_kernel *kr, int kc, const double *a, const double
                     ptrdiff_t ldc, int rows, int cols, double beta, gemm_part part, ptrdiff_t i0,
                     ptrdiff_t j0);
 
+/* The tiles of C's rows [ic, ic + mc) in panels [jp_from, jp_to) of a
+ * packed B block (columns from j0, n_block of them): A's rows packed at
+ * a_packed (mr-row micro-panels), beta as the kernel takes it. */
+void gemm_compute_rows(const gemm_problem *pr, ptrdiff_t j0, int n_block, int kc, double beta,
+                       const double *b_packed, const double *a_packed, ptrdiff_t ic, int mc,
+                       int jp_from, int jp_to);
+/* Rows [m_from, m_to) of a packed B block (see gemm_compute_rows), A packed
+ * mc rows at a time into a_buf; beta applies when p0 = 0. */
 void gemm_compute_block(const gemm_problem *pr, ptrdiff_t j0, int n_block, ptrdiff_t p0, int kc,
                         const double *b_packed, ptrdiff_t m_from, ptrdiff_t m_to, int jp_from,
                         int jp_to, double *a_buf);
@@ -173,6 +181,11 @@ size_t gemm_b_buffer_len(const gemm_kernel *kr, int nc, int kc);
  * use. NULL inside a region when it would need allocating, or out of
  * memory. */
 double *gemm_buffer_get(size_t len, bool *owned);
+/* One buffer of len doubles for a routine whose data in it must outlive
+ * the GEMMs it calls meanwhile (they pack into gemm_buffer_get's): a held
+ * team's workspace, else the thread's second kept buffer or a fresh one
+ * (*owned). NULL when none can be had. */
+double *gemm_routine_buffer(tela_par par, size_t len, bool *owned);
 /* Packing buffers for the members of a region under par, got before it:
  * members buffers of len doubles, *stride doubles apart (64-byte aligned),
  * in a held team's workspace, else the caller's kept buffer or a fresh

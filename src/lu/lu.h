@@ -40,6 +40,30 @@ size_t lu_update_buffer_len(const struct gemm_kernel *kr, tela_int n, tela_int n
 void lu_update_columns(const struct gemm_kernel *kr, double *a, tela_int lda, tela_int m,
                        tela_int k0, tela_int b, tela_int from, tela_int to, const tela_int *ipiv,
                        double *buf, size_t buf_len);
+/* The same update, prepared once for any number of column ranges (what
+ * the one-member schedule of blocked.c uses): L11 copied for the solve,
+ * the coupling packed and, whole_l21, all of L21 packed as the GEMM's A,
+ * in space (lu_step_len doubles for l21_rows = m - k0 - b; NULL: L11 read
+ * in place, nothing packed ahead). */
+typedef struct lu_step {
+    const struct gemm_kernel *kernel;
+    double *a;
+    tela_int lda, m, k0, b;
+    const tela_int *ipiv;
+    const double *l; /* L11 (unit, strictly lower part): L(i, p) at l[i + p * l_col] */
+    tela_int l_col;
+    const double *coupling; /* -L11's rows [h, b) x columns [0, h) packed, or NULL */
+    int h;                  /* the triangle's split for the solve (0: none) */
+    const double *l21;      /* L21 packed whole (alpha -1), or NULL */
+} lu_step;
+size_t lu_step_len(const struct gemm_kernel *kr, tela_int l21_rows, tela_int nb);
+void lu_step_prepare(lu_step *step, const struct gemm_kernel *kr, double *a, tela_int lda,
+                     tela_int m, tela_int k0, tela_int b, const tela_int *ipiv, double *space,
+                     bool whole_l21);
+/* Columns [from, to) as one block: interchanges, U12, the GEMM from the
+ * whole packed L21 (step prepared with it); b_buf holds the block's packed
+ * B (gemm_b_buffer_len for to - from columns). */
+void lu_step_update(const lu_step *step, tela_int from, tela_int to, double *b_buf);
 /* Flops of the LU of an m x n matrix (2/3 n^3 when square). */
 double lu_flops(tela_int m, tela_int n);
 
