@@ -39,6 +39,10 @@ static tela_int panel_columns(tela_int mn)
 /* A member beyond the first needs this many times the chain's time in all
  * (see lu_factor_blocked). */
 #define LU_CHAIN_MARGIN 2.0
+/* Only matrices of at least this many bytes are worth it: the steps'
+ * sweeps of smaller ones stay in L3 (at n = 1024, 8 MiB, the order by
+ * blocks lost 3%: 68.0 against 70.4 GFLOP/s; level at 1280 and below). */
+#define LU_TOGETHER_MIN_BYTES (16u << 20)
 /* One member alone takes this many panels' updates of each block of
  * LU_TOGETHER_PANELS nr-panels of columns in a row (one_member_body): 48
  * columns with the AVX-512 kernel, 768 KiB of a 2048-row matrix. */
@@ -162,9 +166,9 @@ static size_t together_len(const gemm_kernel *kr, tela_int m, tela_int nb)
  * 13% of n = 2048. The later steps' panels are factored first, after the
  * earlier steps' updates of their columns; each panel's L21 is packed
  * once, whole, for all blocks. Same bits: each column goes through the
- * same steps in the same order. Measured (Zen 5, one core, GFLOP/s, old /
- * new, medians of 7 interleaved rounds): n = 2048: 69.5 / 73.2, 768: 62.0
- * / 63.4, 384: 51.6 / 54.6; 1024 and 256 level. Three steps together beat
+ * same steps in the same order. Measured (Zen 5, one core, GFLOP/s, by steps
+ * / grouped, medians of 7-9 interleaved rounds): n = 2048: 69.5 / 73.2 and
+ * 61.1 / 68.4 (two runs), 1536: 68.6 / 73.1. Three steps together beat
  * two by 1-3% at 1536-2048; four and six were no better than three. */
 static void one_member_body(blocked_job *job, double *space)
 {
@@ -263,7 +267,8 @@ tela_int lu_factor_blocked(tela_par par, tela_int m, tela_int n, double *a, tela
     /* One member for sure (the gate may still choose one of more): the
      * buffer for one_member_body, if within the budget. */
     const size_t alone = together_len(job.kernel, m, nb);
-    job.together = limit <= 1 && alone * sizeof(double) <= LU_UPDATE_BUFFERS;
+    job.together = limit <= 1 && alone * sizeof(double) <= LU_UPDATE_BUFFERS &&
+                   (double)m * (double)n * sizeof(double) >= LU_TOGETHER_MIN_BYTES;
     bool owned;
     double *bufs;
     if (job.together) {
