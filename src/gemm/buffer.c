@@ -1,10 +1,11 @@
-/* buffer.c — a packing buffer per thread, kept between calls.
+/* buffer.c — a packing buffer per thread, kept between calls (and a
+ * second one for a routine's own data while its GEMMs pack into the first).
  *
  * A serial GEMM (and the caller's workspace for pool and auto routes) would
  * otherwise allocate per call. Inside a region nothing is allocated: a call
  * there uses the buffer it has or gets NULL (the caller falls back to the
  * unpacked path), which keeps the promise of tela.h that no tela call in a
- * body allocates. The buffer is freed when its thread exits. */
+ * body allocates. The buffers are freed when their thread exits. */
 #include "gemm/gemm.h"
 #include "par/par.h"
 

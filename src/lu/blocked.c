@@ -39,15 +39,15 @@ static tela_int panel_columns(tela_int mn)
 /* A member beyond the first needs this many times the chain's time in all
  * (see lu_factor_blocked). */
 #define LU_CHAIN_MARGIN 2.0
-/* Only matrices of at least this many bytes are worth it: the steps'
- * sweeps of smaller ones stay in L3 (at n = 1024, 8 MiB, the order by
- * blocks lost 3%: 68.0 against 70.4 GFLOP/s; level at 1280 and below). */
-#define LU_TOGETHER_MIN_BYTES (16u << 20)
 /* One member alone takes this many panels' updates of each block of
  * LU_TOGETHER_PANELS nr-panels of columns in a row (one_member_body): 48
  * columns with the AVX-512 kernel, 768 KiB of a 2048-row matrix. */
 #define LU_TOGETHER        3
 #define LU_TOGETHER_PANELS 4
+/* Only matrices of at least this many bytes: the steps' sweeps of
+ * smaller ones stay in L3 (at n = 1024, 8 MiB, the grouped order lost 3%:
+ * 68.0 against 70.4 GFLOP/s; level at 1280). */
+#define LU_TOGETHER_MIN_BYTES (16u << 20)
 
 typedef struct blocked_job {
     double *a;

@@ -19,6 +19,7 @@
 typedef struct pivot_candidate {
     double abs;   /* largest |a(i, j)| in the member's rows, -1 if none */
     tela_int row; /* its row, the first of equals */
+    /* cppcheck-suppress unusedStructMember ; padding: one candidate a cache line */
     char pad[64 - sizeof(double) - sizeof(tela_int)];
 } pivot_candidate;
 
