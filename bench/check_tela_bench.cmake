@@ -1,6 +1,7 @@
 # check_tela_bench.cmake — the ctest smoke test of tela-bench (cmake -P).
 #
-# Runs every routine (level 3 and LAPACK) at two sizes, 1 and 2 threads, two rounds, with the
+# Runs every routine (level 3 and LAPACK; potrf, potrs, posv on both triangles) at two sizes,
+# 1 and 2 threads, two rounds, with the
 # environment as it is (OPENBLAS_CORETYPE may well be set), and checks that the run succeeded
 # (which includes the agreement or residual check of every size), that the CSV has a row from
 # both sides for every routine, thread count and size (nrhs filled in for the solves only), and
@@ -15,6 +16,7 @@ endforeach()
 
 set(routines gemm trsm trmm syrk getrf getrs potrf potrs gesv posv)
 set(solves getrs potrs gesv posv)
+set(uplo_routines potrf potrs posv)
 set(nrhs 7)
 set(threads 1 2)
 set(sizes 16 64)
@@ -27,7 +29,8 @@ list(JOIN threads "," thread_list)
 list(JOIN sizes "," size_list)
 execute_process(
     COMMAND "${BENCH}" --sizes ${size_list} --threads ${thread_list} --rounds ${rounds}
-            --routines ${routine_list} --nrhs ${nrhs} --csv "${csv_file}" --plot "${svg_file}"
+            --routines ${routine_list} --nrhs ${nrhs} --uplo L,U --csv "${csv_file}"
+            --plot "${svg_file}"
     RESULT_VARIABLE result
     OUTPUT_VARIABLE output
     ERROR_VARIABLE errors
@@ -50,9 +53,10 @@ endif()
 
 # Every size was checked and agreed (a disagreement also makes the exit status non-zero).
 list(LENGTH routines routine_count)
+list(LENGTH uplo_routines uplo_count)
 list(LENGTH threads thread_count)
 list(LENGTH sizes size_count)
-math(EXPR checked "${routine_count} * ${thread_count} * ${size_count}")
+math(EXPR checked "(${routine_count} + ${uplo_count}) * ${thread_count} * ${size_count}")
 if(NOT output MATCHES "agreement: ${checked} of ${checked} checked sizes")
     message(FATAL_ERROR "tela-bench: expected agreement on ${checked} sizes")
 endif()
@@ -68,10 +72,13 @@ if(NOT header STREQUAL
 endif()
 set(number "[0-9]+(\\.[0-9]+)?")
 foreach(routine ${routines})
+    list(FIND uplo_routines ${routine} uplo_index)
     if(routine STREQUAL "gemm")
-        set(trans "NN")
+        set(variants "NN")
+    elseif(uplo_index GREATER -1)
+        set(variants L U)
     else()
-        set(trans "N")
+        set(variants "N")
     endif()
     list(FIND solves ${routine} solve_index)
     if(solve_index GREATER -1)
@@ -79,20 +86,22 @@ foreach(routine ${routines})
     else()
         set(routine_nrhs "")
     endif()
-    foreach(thread ${threads})
-        foreach(n ${sizes})
-            foreach(side tela openblas)
-                set(row "^${routine},${trans},${thread},${n},${side},${number},${number},${number},${rounds},${routine_nrhs}$")
-                set(found 0)
-                foreach(line ${rows})
-                    if(line MATCHES "${row}")
-                        set(found 1)
+    foreach(trans ${variants})
+        foreach(thread ${threads})
+            foreach(n ${sizes})
+                foreach(side tela openblas)
+                    set(row "^${routine},${trans},${thread},${n},${side},${number},${number},${number},${rounds},${routine_nrhs}$")
+                    set(found 0)
+                    foreach(line ${rows})
+                        if(line MATCHES "${row}")
+                            set(found 1)
+                        endif()
+                    endforeach()
+                    if(NOT found)
+                        message(FATAL_ERROR "tela-bench: no CSV row for ${routine} ${trans} "
+                                            "${thread}T n=${n} ${side}")
                     endif()
                 endforeach()
-                if(NOT found)
-                    message(FATAL_ERROR
-                            "tela-bench: no CSV row for ${routine} ${thread}T n=${n} ${side}")
-                endif()
             endforeach()
         endforeach()
     endforeach()
@@ -107,7 +116,12 @@ if(NOT svg_start MATCHES "^<svg ")
 endif()
 file(READ "${svg_file}" svg)
 foreach(routine ${routines})
-    if(NOT svg MATCHES "font-weight=\"bold\">${routine}( NN)?</text>")
+    if(NOT svg MATCHES "font-weight=\"bold\">${routine}( NN| L)?</text>")
         message(FATAL_ERROR "tela-bench: the plot has no panel for ${routine}")
+    endif()
+endforeach()
+foreach(routine ${uplo_routines})
+    if(NOT svg MATCHES "font-weight=\"bold\">${routine} U</text>")
+        message(FATAL_ERROR "tela-bench: the plot has no panel for ${routine} U")
     endif()
 endforeach()

@@ -79,6 +79,8 @@ struct settings {
     int routine_count;
     char trans[MAX_TRANS][2]; /* --trans for gemm: transa, transb */
     int trans_count;
+    char uplo[2]; /* --uplo for potrf, potrs, posv: 'L', 'U' */
+    int uplo_count;
     int threads[MAX_THREAD_COUNTS]; /* --threads, in the order given */
     int thread_count;
     int sizes[MAX_SIZES]; /* --sizes; size_count 0: the defaults */
@@ -105,6 +107,7 @@ struct summary {
 struct group {
     enum tb_routine routine;
     char transa, transb; /* gemm; 'N' for the others */
+    char uplo;           /* potrf, potrs, posv; 'L' for the others */
     int threads;
     int sizes[MAX_SIZES];
     int size_count;
@@ -265,6 +268,8 @@ static void progress(const struct bench *bench, const struct group *g, int n, co
     char trans[8] = "";
     if (g->routine == TB_GEMM)
         snprintf(trans, sizeof trans, " %c%c", g->transa, g->transb);
+    else if (tb_routine_has_uplo(g->routine))
+        snprintf(trans, sizeof trans, " %c", g->uplo);
     fprintf(stderr, "\r  %s%s %dT n=%d %-24s", tb_routine_names[g->routine], trans, g->threads, n,
             what);
     fflush(stderr);
@@ -298,7 +303,7 @@ static int warm_up(struct bench *bench, const struct group *g, const struct side
         largest = g->sizes[i] > largest ? g->sizes[i] : largest;
     const int n = largest < WARM_UP_SIZE ? largest : WARM_UP_SIZE;
     struct tb_problem p;
-    if (tb_problem_init(&p, g->routine, g->transa, g->transb, n, bench->settings.nrhs,
+    if (tb_problem_init(&p, g->routine, g->transa, g->transb, g->uplo, n, bench->settings.nrhs,
                         &bench->openblas) != 0)
         return -1;
     struct tb_state state;
@@ -328,7 +333,7 @@ static int measure_size(struct bench *bench, struct group *g, int index, const s
     const struct settings *settings = &bench->settings;
     const int n = g->sizes[index];
     struct tb_problem p;
-    if (tb_problem_init(&p, g->routine, g->transa, g->transb, n, settings->nrhs,
+    if (tb_problem_init(&p, g->routine, g->transa, g->transb, g->uplo, n, settings->nrhs,
                         &bench->openblas) != 0)
         return -1;
     struct tb_state out[TB_SIDE_COUNT];
@@ -416,6 +421,8 @@ static const char *group_label(const struct group *g, char *text, size_t size)
 {
     if (g->routine == TB_GEMM)
         snprintf(text, size, "%s %c%c", tb_routine_names[g->routine], g->transa, g->transb);
+    else if (tb_routine_has_uplo(g->routine))
+        snprintf(text, size, "%s %c", tb_routine_names[g->routine], g->uplo);
     else
         snprintf(text, size, "%s", tb_routine_names[g->routine]);
     return text;
@@ -445,7 +452,8 @@ static const char *format_check(const struct group *g, int index, double toleran
     else if (c->pivots_differ > 0)
         used += snprintf(text + used, size - (size_t)used, ", %d pivots differ", c->pivots_differ);
     if (c->other_triangle_written)
-        used += snprintf(text + used, size - (size_t)used, ", UPPER TRIANGLE WRITTEN");
+        used += snprintf(text + used, size - (size_t)used, ", %s TRIANGLE WRITTEN",
+                         g->uplo == 'L' ? "UPPER" : "LOWER");
     if (check_fails(g, index, tolerance))
         snprintf(text + used, size - (size_t)used, "  %s",
                  tb_routine_is_lapack(g->routine) ? "RESIDUAL TOO LARGE" : "DISAGREE");
@@ -517,9 +525,12 @@ static int write_csv(const struct bench *bench, const char *path)
     fprintf(csv, "routine,trans,threads,n,side,gflops_median,gflops_min,gflops_max,rounds,nrhs\n");
     for (int k = 0; k < bench->group_count; k++) {
         const struct group *g = &bench->groups[k];
+        /* The trans column: gemm's pair, the triangle of potrf, potrs, posv, else 'N'. */
         char trans[3] = {g->transa, g->transb, '\0'};
         if (g->routine != TB_GEMM)
             trans[1] = '\0';
+        if (tb_routine_has_uplo(g->routine))
+            trans[0] = g->uplo;
         char nrhs[16] = "";
         if (tb_routine_has_rhs(g->routine))
             snprintf(nrhs, sizeof nrhs, "%d", bench->settings.nrhs);
@@ -535,7 +546,8 @@ static int write_csv(const struct bench *bench, const char *path)
     return fclose(csv) == 0 ? 0 : -1;
 }
 
-/* One panel per routine and transpose pair, a series per side and thread count. */
+/* One panel per routine and variant (transpose pair, triangle), a series per side and thread
+ * count. */
 static int write_plot(const struct bench *bench, const char *path, const char *subtitle)
 {
     const int groups = bench->group_count;
@@ -741,7 +753,7 @@ static void print_header(const struct bench *bench)
                "transpose,\n  non-unit); syrk C = A A^T + C (lower); flops 2n^3 (gemm), n^3 "
                "(trsm, trmm, syrk)\n");
     if (lapack)
-        printf("  getrf A = P L U (A uniform in [-1, 1)), potrf A = L L^T (uplo L, A symmetric "
+        printf("  getrf A = P L U (A uniform in [-1, 1)), potrf A = L L^T or U^T U (A symmetric "
                "positive definite);\n  getrs, potrs: A X = B with factors computed once by "
                "OpenBLAS, B n x nrhs, nrhs = %d;\n  gesv, posv: factor and solve; flops "
                "2/3 n^3 (getrf), 1/3 n^3 (potrf), 2 n^2 nrhs (getrs,\n  potrs), their sums "
@@ -767,7 +779,8 @@ static void print_header(const struct bench *bench)
                settings->tolerance);
     if (lapack)
         printf("  residuals (LAPACK routines; 1-norms, eps = 2^-52): getrf ||PA - LU|| / (n ||A|| "
-               "eps), potrf\n  ||A - LL^T|| / (n ||A|| eps), solves max_j ||b_j - A x_j|| / (n "
+               "eps), potrf\n  ||A - LL^T|| (or U^T U) / (n ||A|| eps), solves max_j ||b_j - A "
+               "x_j|| / (n "
                "||A|| ||x_j|| eps); each\n  side's, computed with OpenBLAS's BLAS; above %g is "
                "an error; getrf, gesv: whether both sides\n  chose the same pivots\n",
                settings->tolerance);
@@ -800,6 +813,7 @@ static void usage(FILE *out)
             "                    blas (the first four), lapack (the last six) or all\n"
             "                    (default gemm; --quick: the level-3 four, getrf, potrf)\n"
             "  --trans LIST      gemm transposes: NN,NT,TN,TT or all (default NN)\n"
+            "  --uplo LIST       triangles of potrf, potrs, posv: L, U or L,U (default L)\n"
             "  --threads LIST    thread counts, e.g. 1,2 (default 1 and the CPUs available)\n"
             "  --sizes LIST      n values, e.g. 16,64,256 (default 16 ... 2048 for level 3,\n"
             "                    64 ... 2048 for LAPACK; --quick: that for gemm, 64,256,1024\n"
@@ -946,6 +960,24 @@ static int parse_trans(const char *text, struct settings *settings)
     return 0;
 }
 
+static int parse_uplo(const char *text, struct settings *settings)
+{
+    char items[2][32];
+    int n = split_list("--uplo", text, items, 2);
+    if (n < 0)
+        return -1;
+    for (int i = 0; i < n; i++) {
+        char u = (char)(items[i][0] & ~0x20); /* upper case */
+        if (strlen(items[i]) != 1 || (u != 'L' && u != 'U')) {
+            fprintf(stderr, "tela-bench: --uplo: '%s' is not L or U\n", items[i]);
+            return -1;
+        }
+        settings->uplo[i] = u;
+    }
+    settings->uplo_count = n;
+    return 0;
+}
+
 /* Returns 0 to run, 1 to exit successfully (--help), -1 on a bad command line. */
 static int parse_arguments(int argc, char **argv, struct settings *settings)
 {
@@ -965,6 +997,8 @@ static int parse_arguments(int argc, char **argv, struct settings *settings)
             status = parse_routines(value, settings);
         } else if (!strcmp(option, "--trans")) {
             status = parse_trans(value, settings);
+        } else if (!strcmp(option, "--uplo")) {
+            status = parse_uplo(value, settings);
         } else if (!strcmp(option, "--threads")) {
             status = parse_int_list(option, value, 1, MAX_THREADS, settings->threads,
                                     MAX_THREAD_COUNTS, &settings->thread_count);
@@ -1020,6 +1054,10 @@ static int parse_arguments(int argc, char **argv, struct settings *settings)
         settings->trans[0][0] = settings->trans[0][1] = 'N';
         settings->trans_count = 1;
     }
+    if (!settings->uplo_count) {
+        settings->uplo[0] = 'L';
+        settings->uplo_count = 1;
+    }
     if (!settings->thread_count) {
         int cpus = cpus_available();
         settings->threads[settings->thread_count++] = 1;
@@ -1032,26 +1070,36 @@ static int parse_arguments(int argc, char **argv, struct settings *settings)
     return 0;
 }
 
-/* The groups in the order they run: routine, then gemm transpose pair, then thread count. */
+/* The variants of a routine the settings ask for: gemm's transpose pairs, the triangles of
+ * potrf, potrs and posv. */
+static int variant_count(const struct settings *settings, enum tb_routine routine)
+{
+    return routine == TB_GEMM             ? settings->trans_count
+           : tb_routine_has_uplo(routine) ? settings->uplo_count
+                                          : 1;
+}
+
+/* The groups in the order they run: routine, then variant (gemm transpose pair or triangle),
+ * then thread count. */
 static int make_groups(struct bench *bench)
 {
     const struct settings *settings = &bench->settings;
     int count = 0;
     for (int r = 0; r < settings->routine_count; r++)
-        count +=
-            (settings->routines[r] == TB_GEMM ? settings->trans_count : 1) * settings->thread_count;
+        count += variant_count(settings, settings->routines[r]) * settings->thread_count;
     bench->groups = count > 0 ? calloc((size_t)count, sizeof *bench->groups) : NULL;
     if (!bench->groups)
         return -1;
     for (int r = 0; r < settings->routine_count; r++) {
         enum tb_routine routine = settings->routines[r];
-        int trans_count = routine == TB_GEMM ? settings->trans_count : 1;
-        for (int t = 0; t < trans_count; t++) {
+        const int variants = variant_count(settings, routine);
+        for (int t = 0; t < variants; t++) {
             for (int k = 0; k < settings->thread_count; k++) {
                 struct group *g = &bench->groups[bench->group_count++];
                 g->routine = routine;
                 g->transa = routine == TB_GEMM ? settings->trans[t][0] : 'N';
                 g->transb = routine == TB_GEMM ? settings->trans[t][1] : 'N';
+                g->uplo = tb_routine_has_uplo(routine) ? settings->uplo[t] : 'L';
                 g->threads = settings->threads[k];
                 const int *sizes = settings->sizes;
                 int size_count = settings->size_count;

@@ -43,6 +43,11 @@ int tb_routine_has_rhs(enum tb_routine routine)
     return routine == TB_GETRS || routine == TB_POTRS || routine == TB_GESV || routine == TB_POSV;
 }
 
+int tb_routine_has_uplo(enum tb_routine routine)
+{
+    return routine == TB_POTRF || routine == TB_POTRS || routine == TB_POSV;
+}
+
 static void *alloc_bytes(size_t bytes)
 {
     bytes = (bytes + TB_ALIGNMENT - 1) / TB_ALIGNMENT * TB_ALIGNMENT;
@@ -118,11 +123,11 @@ static int make_involution(double *a, int n, uint64_t *state)
     return 0;
 }
 
-/* A symmetric positive definite matrix in the lower triangle of a: entries uniform in [-1, 1)
- * below the diagonal, n + |u| on it (strictly diagonally dominant, so positive definite and
- * well conditioned); the strict upper triangle keeps independent random values, which a
- * routine told uplo 'L' must neither read nor write. */
-static void make_spd_lower(double *a, int n, uint64_t *state)
+/* A symmetric positive definite matrix in either triangle of a: entries uniform in [-1, 1) off
+ * the diagonal, n + |u| on it (strictly diagonally dominant, so positive definite and well
+ * conditioned). The two triangles hold independent values: the one the routine is told (uplo)
+ * stands for the matrix, the other it must neither read nor write. */
+static void make_spd(double *a, int n, uint64_t *state)
 {
     const size_t nn = (size_t)n;
     for (size_t j = 0; j < nn; j++) {
@@ -181,18 +186,20 @@ static int make_reference_factors(struct tb_problem *p, const struct tb_openblas
         for (size_t i = 0; i < nn; i++)
             p->pivots[i] = p->pivots_lp64[i];
     } else {
-        ob->dpotrf("L", &n, p->factors, &n, &info, 1);
+        const char uplo[2] = {p->uplo, '\0'};
+        ob->dpotrf(uplo, &n, p->factors, &n, &info, 1);
     }
     return info == 0 ? 0 : -1;
 }
 
-int tb_problem_init(struct tb_problem *p, enum tb_routine routine, char transa, char transb, int n,
-                    int nrhs, const struct tb_openblas *ob)
+int tb_problem_init(struct tb_problem *p, enum tb_routine routine, char transa, char transb,
+                    char uplo, int n, int nrhs, const struct tb_openblas *ob)
 {
     memset(p, 0, sizeof *p);
     p->routine = routine;
     p->transa = transa;
     p->transb = transb;
+    p->uplo = tb_routine_has_uplo(routine) ? uplo : 'L';
     p->n = n;
     p->nrhs = tb_routine_has_rhs(routine) ? nrhs : 0;
     p->flops = routine_flops(routine, n, p->nrhs);
@@ -210,9 +217,8 @@ int tb_problem_init(struct tb_problem *p, enum tb_routine routine, char transa, 
         tb_problem_free(p);
         return -1;
     }
-    const int spd = routine == TB_POTRF || routine == TB_POTRS || routine == TB_POSV;
-    if (spd)
-        make_spd_lower(p->a, n, &state);
+    if (tb_routine_has_uplo(routine))
+        make_spd(p->a, n, &state);
     else
         fill_uniform(p->a, count, &state);
     if (p->b)
@@ -311,11 +317,11 @@ int tb_call_tela(const struct tb_problem *p, tela_par par, struct tb_state *s)
     case TB_GESV:
         return tela_dgesv(par, n, nrhs, out, n, s->pivots, s->rhs, n);
     case TB_POTRF:
-        return tela_dpotrf(par, 'L', n, out, n);
+        return tela_dpotrf(par, p->uplo, n, out, n);
     case TB_POTRS:
-        return tela_dpotrs(par, 'L', n, nrhs, p->factors, n, s->rhs, n);
+        return tela_dpotrs(par, p->uplo, n, nrhs, p->factors, n, s->rhs, n);
     case TB_POSV:
-        return tela_dposv(par, 'L', n, nrhs, out, n, s->rhs, n);
+        return tela_dposv(par, p->uplo, n, nrhs, out, n, s->rhs, n);
     case TB_ROUTINE_COUNT:
         break;
     }
@@ -332,6 +338,7 @@ int tb_call_openblas(const struct tb_problem *p, const struct tb_openblas *ob, s
     const int n = p->n, nrhs = p->nrhs;
     double *out = s->matrix;
     int info = 0;
+    const char uplo[2] = {p->uplo, '\0'};
     switch (p->routine) {
     case TB_GEMM:
         ob->dgemm(TB_CBLAS_COL_MAJOR, cblas_trans(p->transa), cblas_trans(p->transb), n, n, n, 1.0,
@@ -359,13 +366,13 @@ int tb_call_openblas(const struct tb_problem *p, const struct tb_openblas *ob, s
         ob->dgesv(&n, &nrhs, out, &n, s->pivots_lp64, s->rhs, &n, &info);
         break;
     case TB_POTRF:
-        ob->dpotrf("L", &n, out, &n, &info, 1);
+        ob->dpotrf(uplo, &n, out, &n, &info, 1);
         break;
     case TB_POTRS:
-        ob->dpotrs("L", &n, &nrhs, p->factors, &n, s->rhs, &n, &info, 1);
+        ob->dpotrs(uplo, &n, &nrhs, p->factors, &n, s->rhs, &n, &info, 1);
         break;
     case TB_POSV:
-        ob->dposv("L", &n, &nrhs, out, &n, s->rhs, &n, &info, 1);
+        ob->dposv(uplo, &n, &nrhs, out, &n, s->rhs, &n, &info, 1);
         break;
     case TB_ROUTINE_COUNT:
         break;
@@ -437,7 +444,7 @@ static double norm1(const double *x, int m, int n, int ld)
     return most;
 }
 
-/* The matrix the routine factors, in full: p->a itself for LU, the symmetric matrix its lower
+/* The matrix the routine factors, in full: p->a itself for LU, the symmetric matrix its uplo
  * triangle stands for (copied into *owned) for Cholesky. NULL out of memory. */
 static const double *full_matrix(const struct tb_problem *p, double **owned)
 {
@@ -450,7 +457,7 @@ static const double *full_matrix(const struct tb_problem *p, double **owned)
         return NULL;
     for (size_t j = 0; j < n; j++) {
         for (size_t i = 0; i < n; i++)
-            s[i + j * n] = i >= j ? p->a[i + j * n] : p->a[j + i * n];
+            s[i + j * n] = (p->uplo == 'L' ? i >= j : i <= j) ? p->a[i + j * n] : p->a[j + i * n];
     }
     *owned = s;
     return s;
@@ -512,13 +519,18 @@ static double cholesky_residual(const struct tb_problem *p, const struct tb_open
         free(product);
         return -1.0;
     }
+    const int lower = p->uplo == 'L';
     for (size_t j = 0; j < nn; j++) {
         for (size_t i = 0; i < nn; i++)
-            product[i + j * nn] = i >= j ? l[i + j * nn] : 0.0;
+            product[i + j * nn] = (lower ? i >= j : i <= j) ? l[i + j * nn] : 0.0;
     }
-    /* product = L L^T. */
-    ob->dtrmm(TB_CBLAS_COL_MAJOR, TB_CBLAS_RIGHT, TB_CBLAS_LOWER, TB_CBLAS_TRANS, TB_CBLAS_NON_UNIT,
-              n, n, 1.0, l, n, product, n);
+    /* product = L L^T, or U^T U. */
+    if (lower)
+        ob->dtrmm(TB_CBLAS_COL_MAJOR, TB_CBLAS_RIGHT, TB_CBLAS_LOWER, TB_CBLAS_TRANS,
+                  TB_CBLAS_NON_UNIT, n, n, 1.0, l, n, product, n);
+    else
+        ob->dtrmm(TB_CBLAS_COL_MAJOR, TB_CBLAS_LEFT, TB_CBLAS_UPPER, TB_CBLAS_TRANS,
+                  TB_CBLAS_NON_UNIT, n, n, 1.0, l, n, product, n);
     for (size_t k = 0; k < nn * nn; k++)
         product[k] = a[k] - product[k];
     double residual = norm1(product, n, n, n) / ((double)n * norm1(a, n, n, n) * DBL_EPSILON);
@@ -602,8 +614,10 @@ int tb_problem_check(const struct tb_problem *p, const struct tb_openblas *ob,
     if (check->difference == -1.0 || check->reference == -1.0)
         return -1;
     if (p->routine == TB_POTRF || p->routine == TB_POSV) {
-        for (size_t j = 1; j < n; j++) {
-            for (size_t i = 0; i < j; i++) {
+        for (size_t j = 0; j < n; j++) {
+            for (size_t i = 0; i < n; i++) {
+                if (p->uplo == 'L' ? i >= j : i <= j)
+                    continue;
                 /* Bit for bit: the values are copies, and no value is NaN or -0. */
                 uint64_t was, now;
                 memcpy(&was, &p->a[i + j * n], sizeof was);

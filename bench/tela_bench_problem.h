@@ -50,6 +50,7 @@ extern const char *const tb_side_labels[TB_SIDE_COUNT]; /* tables: "tela", "Open
 struct tb_problem {
     enum tb_routine routine;
     char transa, transb; /* gemm: 'N' or 'T' */
+    char uplo;           /* potrf, potrs, posv: the triangle 'L' or 'U' they are told; 'L' else */
     int n;
     int nrhs;         /* solves: columns of B; 0 otherwise */
     double flops;     /* per call: gemm 2n^3, trsm and trmm n^3 (m^2 n), syrk n^3 (n^2 k), getrf
@@ -67,8 +68,10 @@ struct tb_problem {
 
 /* Builds the inputs from a seed fixed by routine and n (getrs and potrs factor theirs with ob).
  * Returns 0, or -1 out of memory or when the reference factorization fails. */
-int tb_problem_init(struct tb_problem *p, enum tb_routine routine, char transa, char transb, int n,
-                    int nrhs, const struct tb_openblas *ob);
+int tb_problem_init(struct tb_problem *p, enum tb_routine routine, char transa, char transb,
+                    char uplo, int n, int nrhs, const struct tb_openblas *ob);
+/* 1 for the routines told a triangle of a symmetric matrix (potrf, potrs, posv). */
+int tb_routine_has_uplo(enum tb_routine routine);
 void tb_problem_free(struct tb_problem *p);
 
 /* The buffers one side's calls write. */
