@@ -727,7 +727,7 @@ static void test_widths_bitwise_equal(void **state)
      * a narrower last panel, and the recursion below its minimum order. The last two (16 MiB
      * and more) are factored serially in groups of panels (one_member_body), tall and wide:
      * the widths compare them with the step-by-step order. */
-    static const struct width_case cases[] = {{517, 517}, {1000, 600},  {300, 650},  {150, 170},
+    static const struct width_case cases[] = {{517, 517}, {1000, 600},  {300, 650},  {400, 170},
                                               {900, 801}, {1600, 1541}, {1100, 2000}};
     const size_t count = sizeof cases / sizeof cases[0] - (TU_SANITIZED ? 2 : 0);
     const tela_int nrhs = 37;
@@ -751,8 +751,9 @@ static void test_widths_bitwise_equal(void **state)
         assert_int_equal(tela_dgetrs(tela_par_seq(), 'T', ns, nrhs, sf, lda, spiv, xt, ldb), 0);
         assert_true(tl_solve_ratio(false, ns, nrhs, s0, lda, xn, ldb, b0, ldb) < TL_THRESHOLD);
         assert_true(tl_solve_ratio(true, ns, nrhs, s0, lda, xt, ldb, b0, ldb) < TL_THRESHOLD);
-        /* dlaswp over many columns: the strips split among members. */
-        const tela_int wide = 1500;
+        /* dlaswp over many columns: the strips split among members (a member needs 2^20
+         * element swaps, which the first case's 517 rows over 4100 columns give two). */
+        const tela_int wide = c == 0 ? 4100 : 1500;
         double *w0 = tl_random_matrix(m, wide, m), *wref = tl_copy(w0, m * wide);
         reference_laswp(wide, wref, m, 1, mn, ref_piv, 1);
 
@@ -798,7 +799,11 @@ static void test_widths_bitwise_equal(void **state)
                 expect_same_bits("dgesv X", x, xn, sizeof(double) * (size_t)(ldb * nrhs), width,
                                  policy);
                 double *sw = tl_copy(w0, m * wide);
+                const tela_stats before_swaps = tu_stats();
                 assert_int_equal(tela_dlaswp(par, wide, sw, m, 1, mn, ref_piv, 1), 0);
+                if (c == 0 && route && width > 1 &&
+                    tu_stats().region_wakeups == before_swaps.region_wakeups)
+                    fail_msg("dlaswp on a team of %d: no worker took part", width);
                 expect_same_bits("dlaswp", sw, wref, sizeof(double) * (size_t)(m * wide), width,
                                  policy);
                 free(sw);

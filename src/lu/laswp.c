@@ -10,6 +10,15 @@
 #define LASWP_STRIP 4
 /* Swaps ahead whose pivot rows a strip prefetches (see swap_strip). */
 #define LASWP_AHEAD 32
+/* Element swaps each member of a region needs (~0.8 ms serial). The rows
+ * are usually in the caller's cache (getrs's B, just written): a member on
+ * another core pulls its columns over and the caller pulls them back, which
+ * costs more than the swaps. With a region whenever the gate allowed one,
+ * getrs (nrhs = 100) on two threads ran 13-16% below one thread at n = 64
+ * and 128 and 5-8% below up to 384; serial swaps made two threads level
+ * with one there (28.4 / 28.6, 43.7 / 43.4, 57.2 / 56.2 GFLOP/s at 64,
+ * 128, 256) and lost nothing at 512-1024. */
+#define LASWP_SWAPS_PER_MEMBER (1u << 20)
 
 typedef struct swap_job {
     double *a;
@@ -96,8 +105,10 @@ static void swap_rows(tela_par par, swap_job *job)
     /* Each swap moves 2 n doubles, one cache line each (column-major). */
     const double estimate =
         2.0 * (double)swaps * (double)job->n * 4.0 * par_rate_copy_ns_per_element();
-    if (par.kind == TELA_PAR_SEQ || job->n < 2 * LASWP_STRIP ||
-        tela_parallel_gated(par, "laswp", estimate, 1, swap_body, job) < 0)
+    const double members = (double)swaps * (double)job->n / LASWP_SWAPS_PER_MEMBER;
+    if (par.kind == TELA_PAR_SEQ || job->n < 2 * LASWP_STRIP || members < 2 ||
+        tela_parallel_gated(tela_par_limit(par, members < 4096 ? (int)members : 4096), "laswp",
+                            estimate, 1, swap_body, job) < 0)
         swap_columns(job, 0, job->n);
 }
 
