@@ -106,7 +106,7 @@ static void swap_rows(tela_par par, swap_job *job)
     const double estimate =
         2.0 * (double)swaps * (double)job->n * 4.0 * par_rate_copy_ns_per_element();
     const double members = (double)swaps * (double)job->n / LASWP_SWAPS_PER_MEMBER;
-    if (par.kind == TELA_PAR_SEQ || job->n < 2 * LASWP_STRIP || members < 2 ||
+    if (par.kind == TELA_PAR_SEQ || job->n < (tela_int)2 * LASWP_STRIP || members < 2 ||
         tela_parallel_gated(tela_par_limit(par, members < 4096 ? (int)members : 4096), "laswp",
                             estimate, 1, swap_body, job) < 0)
         swap_columns(job, 0, job->n);
