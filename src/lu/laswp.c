@@ -26,41 +26,34 @@ typedef struct swap_job {
     const tela_int *ipiv;
 } swap_job;
 
-/* A whole strip, its four columns unrolled, and the pivot rows of the swap
- * LASWP_AHEAD later prefetched: the row p of each swap is scattered over
- * the column, a line the hardware cannot foresee. The general loop below
- * (a count known at run time) took ~1.2 ns a double in L2 and ~1.4 out of
- * cache (2048 rows); this takes 0.75 and 1.1 (0.7 and 2.0 without the
- * prefetch). getrf 2048 on one core: 76.3 -> 79.5 GFLOP/s, 1024: 69.9 ->
- * 71.5 (medians of 7 interleaved rounds; 16 ahead as good as 32). */
+/* A whole strip: loops of constant count over its columns (unrolled), and
+ * the pivot rows of the swap LASWP_AHEAD later prefetched (a row p is
+ * scattered over the column, a line no hardware prefetcher foresees). The
+ * general loop below (a count known at run time) took ~1.2 ns a double in
+ * L2 and ~1.4 out of cache (2048 rows); this takes 0.75 and 1.1 (0.7 and
+ * 2.0 without the prefetch). getrf 2048 on one core: 76.3 -> 79.5 GFLOP/s,
+ * 1024: 69.9 -> 71.5 (medians of 7 interleaved rounds; 16 ahead as good as
+ * 32). */
 static void swap_strip(const swap_job *job, double *a)
 {
-    const ptrdiff_t lda = job->lda;
-    double *c0 = a, *c1 = a + lda, *c2 = a + 2 * lda, *c3 = a + 3 * lda;
+    double *col[LASWP_STRIP];
+    for (int k = 0; k < LASWP_STRIP; k++)
+        col[k] = a + (ptrdiff_t)k * job->lda;
     for (tela_int i = job->from; i != job->to; i += job->step) {
         const tela_int p = job->ipiv[i] - 1;
         const tela_int ahead = i + LASWP_AHEAD * job->step;
         if (job->step > 0 ? ahead < job->to : ahead > job->to) {
             const tela_int q = job->ipiv[ahead] - 1;
-            __builtin_prefetch(c0 + q, 1);
-            __builtin_prefetch(c1 + q, 1);
-            __builtin_prefetch(c2 + q, 1);
-            __builtin_prefetch(c3 + q, 1);
+            for (int k = 0; k < LASWP_STRIP; k++)
+                __builtin_prefetch(col[k] + q, 1);
         }
         if (p == i)
             continue;
-        const double t0 = c0[i], u0 = c0[p];
-        c0[i] = u0;
-        c0[p] = t0;
-        const double t1 = c1[i], u1 = c1[p];
-        c1[i] = u1;
-        c1[p] = t1;
-        const double t2 = c2[i], u2 = c2[p];
-        c2[i] = u2;
-        c2[p] = t2;
-        const double t3 = c3[i], u3 = c3[p];
-        c3[i] = u3;
-        c3[p] = t3;
+        for (int k = 0; k < LASWP_STRIP; k++) {
+            const double t = col[k][i];
+            col[k][i] = col[k][p];
+            col[k][p] = t;
+        }
     }
 }
 
@@ -68,7 +61,7 @@ static void swap_columns(const swap_job *job, tela_int c_from, tela_int c_to)
 {
     for (tela_int c0 = c_from; c0 < c_to; c0 += LASWP_STRIP) {
         const tela_int c1 = c_to - c0 < LASWP_STRIP ? c_to : c0 + LASWP_STRIP;
-        if (c1 - c0 == 4) {
+        if (c1 - c0 == LASWP_STRIP) {
             swap_strip(job, job->a + c0 * job->lda);
             continue;
         }
