@@ -160,10 +160,10 @@ static size_t together_len(const gemm_kernel *kr, tela_int m, tela_int nb)
 
 /* One member alone: the same updates, ordered so that each block of
  * columns narrow enough to stay in L2 takes LU_TOGETHER panels' updates
- * one after the other. A panel's row interchanges are the first touch of
- * its columns in a step, scattered over the rows: with each step sweeping
- * the whole trailing matrix they missed the cache on every line and took
- * 13% of n = 2048. The later steps' panels are factored first, after the
+ * one after the other. With each step sweeping the whole trailing matrix,
+ * every step's interchanges (the first touch of its columns, scattered
+ * over the rows) and GEMM read it from memory; the interchanges took 13%
+ * of n = 2048. The later steps' panels are factored first, after the
  * earlier steps' updates of their columns; each panel's L21 is packed
  * once, whole, for all blocks. Same bits: each column goes through the
  * same steps in the same order. Measured (Zen 5, one core, GFLOP/s, by steps
@@ -264,8 +264,9 @@ tela_int lu_factor_blocked(tela_par par, tela_int m, tela_int n, double *a, tela
     estimate_times(&job, &estimate, &chain);
     const double useful = chain > 0.0 ? estimate / (LU_CHAIN_MARGIN * chain) : 1.0;
     const int limit = useful < bound ? (int)useful : bound;
-    /* One member for sure (the gate may still choose one of more): the
-     * buffer for one_member_body, if within the budget. */
+    /* One member for sure: the buffer for one_member_body, if within the
+     * budget. (With more allowed the gate may still choose one; that runs
+     * by steps.) */
     const size_t alone = together_len(job.kernel, m, nb);
     job.together = limit <= 1 && alone * sizeof(double) <= LU_UPDATE_BUFFERS &&
                    (double)m * (double)n * sizeof(double) >= LU_TOGETHER_MIN_BYTES;
