@@ -26,30 +26,31 @@ typedef struct swap_job {
     const tela_int *ipiv;
 } swap_job;
 
-/* A whole strip: loops of constant count over its columns (unrolled), and
- * the pivot rows of the swap LASWP_AHEAD later prefetched (a row p is
- * scattered over the column, a line no hardware prefetcher foresees). The
- * general loop below (a count known at run time) took ~1.2 ns a double in
- * L2 and ~1.4 out of cache (2048 rows); this takes 0.75 and 1.1 (0.7 and
- * 2.0 without the prefetch). getrf 2048 on one core: 76.3 -> 79.5 GFLOP/s,
- * 1024: 69.9 -> 71.5 (medians of 7 interleaved rounds; 16 ahead as good as
- * 32). */
-static void swap_strip(const swap_job *job, double *a)
+/* A strip of `width` columns from a, the pivot rows of the swap
+ * LASWP_AHEAD later prefetched (a row p is scattered over the column, a
+ * line no hardware prefetcher foresees). Inlined, so a whole strip's
+ * loops over its columns have a constant count and unroll: the loop
+ * before (a count known at run time) took ~1.2 ns a double in L2 and ~1.4
+ * out of cache (2048 rows); this takes 0.75 and 1.1 (0.7 and 2.0 without
+ * the prefetch). getrf 2048 on one core: 76.3 -> 79.5 GFLOP/s, 1024: 69.9
+ * -> 71.5 (medians of 7 interleaved rounds; 16 ahead as good as 32). */
+static inline __attribute__((always_inline)) void swap_strip(const swap_job *job, double *a,
+                                                             int width)
 {
     double *col[LASWP_STRIP];
-    for (int k = 0; k < LASWP_STRIP; k++)
+    for (int k = 0; k < width; k++)
         col[k] = a + (ptrdiff_t)k * job->lda;
     for (tela_int i = job->from; i != job->to; i += job->step) {
         const tela_int p = job->ipiv[i] - 1;
         const tela_int ahead = i + LASWP_AHEAD * job->step;
         if (job->step > 0 ? ahead < job->to : ahead > job->to) {
             const tela_int q = job->ipiv[ahead] - 1;
-            for (int k = 0; k < LASWP_STRIP; k++)
+            for (int k = 0; k < width; k++)
                 __builtin_prefetch(col[k] + q, 1);
         }
         if (p == i)
             continue;
-        for (int k = 0; k < LASWP_STRIP; k++) {
+        for (int k = 0; k < width; k++) {
             const double t = col[k][i];
             col[k][i] = col[k][p];
             col[k][p] = t;
@@ -60,22 +61,11 @@ static void swap_strip(const swap_job *job, double *a)
 static void swap_columns(const swap_job *job, tela_int c_from, tela_int c_to)
 {
     for (tela_int c0 = c_from; c0 < c_to; c0 += LASWP_STRIP) {
-        const tela_int c1 = c_to - c0 < LASWP_STRIP ? c_to : c0 + LASWP_STRIP;
-        if (c1 - c0 == LASWP_STRIP) {
-            swap_strip(job, job->a + c0 * job->lda);
-            continue;
-        }
-        for (tela_int i = job->from; i != job->to; i += job->step) {
-            const tela_int p = job->ipiv[i] - 1;
-            if (p == i)
-                continue;
-            double *ri = job->a + i, *rp = job->a + p;
-            for (tela_int c = c0; c < c1; c++) {
-                const double t = ri[c * job->lda];
-                ri[c * job->lda] = rp[c * job->lda];
-                rp[c * job->lda] = t;
-            }
-        }
+        double *a = job->a + c0 * job->lda;
+        if (c_to - c0 >= LASWP_STRIP)
+            swap_strip(job, a, LASWP_STRIP);
+        else
+            swap_strip(job, a, (int)(c_to - c0)); /* the last, narrower strip */
     }
 }
 
