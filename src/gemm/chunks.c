@@ -28,7 +28,7 @@ size_t level3_chunk_buffer_len(tela_int s)
     /* The largest GEMM in a chunk: s/2 x LEVEL3_CHUNK x s/2, either way round. */
     const tela_int big = s > LEVEL3_CHUNK ? s : LEVEL3_CHUNK;
     const size_t gemm = gemm_serial_buffer_len(gemm_kernel_get(), big, big, s);
-    const size_t solve = level3_solve_buffer_len(s);
+    const size_t solve = level3_solve_plan_len(s);
     return gemm > solve ? gemm : solve;
 }
 
@@ -61,9 +61,11 @@ void level3_chunks(tela_par par, const char *name, tela_int count, double estima
     int bound = par.kind == TELA_PAR_SEQ ? 1 : gemm_width_bound(par);
     if (bound > count)
         bound = (int)count;
-    size_t len;
-    bool owned;
-    double *bufs = gemm_member_buffers(par, bound, buf_len, &len, &owned);
+    /* No buffers asked (buf_len 0): the members share what the caller
+     * prepared, and a team's workspace, which may hold it, is left alone. */
+    size_t len = 0;
+    bool owned = false;
+    double *bufs = buf_len ? gemm_member_buffers(par, bound, buf_len, &len, &owned) : NULL;
     chunk_job job = {count, bufs, len, fn, arg};
     int used = -1;
     if (bound > 1)
@@ -97,6 +99,18 @@ static void tri_chunk(const level3_ctx *ctx, tela_int chunk, void *arg)
         job->step(ctx, job->t, false, job->o, job->s, count, job->n, job->b + first, job->ldb);
 }
 
+/* The serial time of a triangle's step on rhs right-hand sides: trsm and
+ * trmm alike, s^2 multiply-adds per right-hand side. */
+static double tri_estimate_ns(tela_int s, tela_int rhs)
+{
+    return (double)s * (double)s * (double)rhs * par_rate_gemm_ns_per_flop();
+}
+
+static tela_int chunks_of(tela_int rhs)
+{
+    return (rhs + LEVEL3_CHUNK - 1) / LEVEL3_CHUNK;
+}
+
 bool level3_tri_chunked(const level3_ctx *ctx, level3_tri_step step, const char *name,
                         const tri_view *t, bool left, tela_int o, tela_int s, tela_int m,
                         tela_int n, double *b, tela_int ldb)
@@ -105,10 +119,45 @@ bool level3_tri_chunked(const level3_ctx *ctx, level3_tri_step step, const char 
     if (ctx->in_chunk || s > LEVEL3_CHUNK_TRI || rhs <= LEVEL3_CHUNK)
         return false;
     tri_chunk_job job = {step, t, left, o, s, m, n, b, ldb};
-    const tela_int chunks = (rhs + LEVEL3_CHUNK - 1) / LEVEL3_CHUNK;
-    /* trsm and trmm alike: s^2 multiply-adds per right-hand side. */
-    const double flops = (double)s * (double)s * (double)rhs;
-    level3_chunks(ctx->par, name, chunks, flops * par_rate_gemm_ns_per_flop(),
+    level3_chunks(ctx->par, name, chunks_of(rhs), tri_estimate_ns(s, rhs),
                   level3_chunk_buffer_len(s), tri_chunk, &job);
     return true;
+}
+
+typedef struct solve_chunk_job {
+    level3_solve_plan plan;
+    tela_int rhs;
+    double *b;
+    tela_int ldb;
+} solve_chunk_job;
+
+static void solve_chunk(const level3_ctx *ctx, tela_int chunk, void *arg)
+{
+    (void)ctx;
+    const solve_chunk_job *job = arg;
+    const tela_int first = chunk * LEVEL3_CHUNK;
+    const tela_int count = job->rhs - first < LEVEL3_CHUNK ? job->rhs - first : LEVEL3_CHUNK;
+    level3_solve_apply(&job->plan, count, job->b + (job->plan.left ? first * job->ldb : first),
+                       job->ldb);
+}
+
+bool level3_solve_chunked(const level3_ctx *ctx, const tri_view *t, bool left, tela_int o,
+                          tela_int s, tela_int m, tela_int n, double *b, tela_int ldb)
+{
+    const tela_int rhs = left ? n : m;
+    if (ctx->in_chunk || s <= LEVEL3_BASE || s > LEVEL3_CHUNK_TRI || rhs <= LEVEL3_CHUNK)
+        return false;
+    /* Packed per chunk, the couplings cost as much as a tenth of the solve
+     * (m = 2048, s = 256); once, they are read by every chunk from L2. */
+    size_t stride;
+    bool owned;
+    double *buf = gemm_member_buffers(ctx->par, 1, level3_solve_plan_len(s), &stride, &owned);
+    solve_chunk_job job = {.rhs = rhs, .b = b, .ldb = ldb};
+    const bool planned = level3_solve_prepare(&job.plan, t, left, o, s, buf);
+    if (planned)
+        level3_chunks(ctx->par, "dtrsm", chunks_of(rhs), tri_estimate_ns(s, rhs), 0, solve_chunk,
+                      &job);
+    if (owned)
+        free(buf);
+    return planned;
 }

@@ -48,15 +48,6 @@ void level3_chunks(tela_par par, const char *name, tela_int count, double estima
                    size_t buf_len, level3_chunk_fn fn, void *arg);
 
 struct tri_view;
-/* trsm on the triangle op(A)[o.., o..] of order s <= LEVEL3_CHUNK_TRI and
- * B (s x n on the left, m x s on the right) by micro-kernel updates of
- * whole blocks (solve_packed.c), packing into buf (len doubles) when it
- * holds level3_solve_buffer_len(s), else on the stack, with the same
- * result. False (nothing done) when this kernel's tiles are too large for
- * the base case. */
-bool level3_solve_packed(const struct tri_view *t, bool left, tela_int o, tela_int s, tela_int m,
-                         tela_int n, double *b, tela_int ldb, double *buf, size_t len);
-size_t level3_solve_buffer_len(tela_int s);
 /* A trsm or trmm step on the triangle op(A)[o.., o..] of order s and B
  * (s x n on the left, m x s on the right). */
 typedef void (*level3_tri_step)(const level3_ctx *ctx, const struct tri_view *t, bool left,
@@ -76,6 +67,38 @@ typedef struct tri_view {
     tela_int lda;
     bool trans, lower, unit;
 } tri_view;
+
+/* trsm on the triangle op(A)[o.., o..] of order s <= LEVEL3_CHUNK_TRI by
+ * micro-kernel updates of whole blocks (solve_packed.c). Prepared once,
+ * the plan (every block's packed coupling and triangle) is read-only, so
+ * the members solving chunks of B share it. */
+typedef struct level3_solve_plan {
+    const gemm_kernel *kr;
+    tri_view t;
+    bool left;
+    tela_int o, s;
+    int w; /* block order: the tile's side along the triangle */
+    int v; /* right-hand sides per tile */
+    tela_int blocks;
+    bool forward;           /* blocks in ascending order */
+    const double *coupling; /* NULL: packed again per block on the stack */
+    const gemm_tri *tris;
+} level3_solve_plan;
+
+/* Doubles a prepared plan for order s needs. */
+size_t level3_solve_plan_len(tela_int s);
+/* Sets up *plan, packed into buf when buf holds level3_solve_plan_len(s)
+ * (NULL: unprepared, the same result, slower). False (nothing done) when
+ * this kernel's tiles are too large for the base case. */
+bool level3_solve_prepare(level3_solve_plan *plan, const tri_view *t, bool left, tela_int o,
+                          tela_int s, double *buf);
+/* Solves rhs columns (left) or rows (right) of B with the plan. */
+void level3_solve_apply(const level3_solve_plan *plan, tela_int rhs, double *b, tela_int ldb);
+/* trsm's step on more than LEVEL3_CHUNK right-hand sides and a triangle of
+ * order (LEVEL3_BASE, LEVEL3_CHUNK_TRI]: one plan for all chunks, shared
+ * among members through the gate. False when it does not apply. */
+bool level3_solve_chunked(const level3_ctx *ctx, const tri_view *t, bool left, tela_int o,
+                          tela_int s, tela_int m, tela_int n, double *b, tela_int ldb);
 
 static inline double tri_at(const tri_view *t, tela_int i, tela_int j)
 {

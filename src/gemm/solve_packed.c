@@ -7,46 +7,40 @@
  * against the micro-kernel's ~90. */
 #include "gemm/level3.h"
 
-typedef struct solve_shape {
-    const gemm_kernel *kr;
-    int w; /* block order: the tile's side along the triangle */
-    int v; /* right-hand sides per tile */
-    tela_int blocks;
-    bool forward; /* blocks in ascending order */
-} solve_shape;
-
-static solve_shape shape_of(const tri_view *t, bool left, tela_int s)
+static level3_solve_plan plan_of(const tri_view *t, bool left, tela_int o, tela_int s)
 {
     const gemm_kernel *kr = gemm_kernel_get();
-    solve_shape sh = {kr, left ? kr->mr : kr->nr, left ? kr->nr : kr->mr, 0, left == t->lower};
-    sh.blocks = (s + sh.w - 1) / sh.w;
-    return sh;
+    level3_solve_plan p = {
+        kr,   *t,  left, o, s, left ? kr->mr : kr->nr, left ? kr->nr : kr->mr, 0, left == t->lower,
+        NULL, NULL};
+    p.blocks = (s + p.w - 1) / p.w;
+    return p;
 }
 
 /* Block q in solving order: its first row j0, order jw, and the solved
  * range [d0, d0 + dk) it is coupled to. */
-static void block_of(const solve_shape *sh, tela_int s, tela_int q, tela_int *j0, tela_int *jw,
+static void block_of(const level3_solve_plan *p, tela_int q, tela_int *j0, tela_int *jw,
                      tela_int *d0, tela_int *dk)
 {
-    const tela_int blk = sh->forward ? q : sh->blocks - 1 - q;
-    *j0 = blk * sh->w;
-    *jw = s - *j0 < sh->w ? s - *j0 : sh->w;
-    *d0 = sh->forward ? 0 : *j0 + *jw;
-    *dk = sh->forward ? *j0 : s - *j0 - *jw;
+    const tela_int blk = p->forward ? q : p->blocks - 1 - q;
+    *j0 = blk * p->w;
+    *jw = p->s - *j0 < p->w ? p->s - *j0 : p->w;
+    *d0 = p->forward ? 0 : *j0 + *jw;
+    *dk = p->forward ? *j0 : p->s - *j0 - *jw;
 }
 
 /* Block q's coupling, packed as the micro-kernel's operand: rows of -op(A)
  * (left: A side of the kernel) or columns of op(A) (right: B side). Only
  * the referenced triangle is read; negation is exact, so any buffer gives
  * the same bits. */
-static void pack_coupling(const solve_shape *sh, const tri_view *t, bool left, tela_int o,
-                          tela_int j0, tela_int jw, tela_int d0, tela_int dk, double *out)
+static void pack_coupling(const level3_solve_plan *p, tela_int j0, tela_int jw, tela_int d0,
+                          tela_int dk, double *out)
 {
-    const gemm_operand op = {t->a, t->lda, t->trans};
-    if (left)
-        sh->kr->pack_a(&op, o + j0, (int)jw, o + d0, (int)dk, -1.0, sh->w, out);
+    const gemm_operand op = {p->t.a, p->t.lda, p->t.trans};
+    if (p->left)
+        p->kr->pack_a(&op, p->o + j0, (int)jw, p->o + d0, (int)dk, -1.0, p->w, out);
     else
-        sh->kr->pack_b(&op, o + d0, (int)dk, o + j0, (int)jw, 0, 1, sh->w, out);
+        p->kr->pack_b(&op, p->o + d0, (int)dk, p->o + j0, (int)jw, 0, 1, p->w, out);
 }
 
 /* Doubles for every block's coupling: at most blocks * w * s < (s + w) * s,
@@ -56,17 +50,39 @@ static size_t couplings_len(tela_int s, int w)
     return ((size_t)(s + w) * (size_t)s + 7) / 8 * 8;
 }
 
-/* Doubles for the blocks' triangles (their coefficients, kept). */
 static size_t triangles_len(tela_int blocks)
 {
     return ((size_t)blocks * sizeof(gemm_tri) + 63) / 64 * 8;
 }
 
-size_t level3_solve_buffer_len(tela_int s)
+size_t level3_solve_plan_len(tela_int s)
 {
     const gemm_kernel *kr = gemm_kernel_get();
     const int w = kr->mr > kr->nr ? kr->mr : kr->nr, narrow = kr->mr < kr->nr ? kr->mr : kr->nr;
-    return couplings_len(s, w) + (size_t)w * (size_t)s + triangles_len((s + narrow - 1) / narrow);
+    return couplings_len(s, w) + triangles_len((s + narrow - 1) / narrow);
+}
+
+bool level3_solve_prepare(level3_solve_plan *plan, const tri_view *t, bool left, tela_int o,
+                          tela_int s, double *buf)
+{
+    *plan = plan_of(t, left, o, s);
+    if (plan->w > GEMM_TRI_MAX || s > LEVEL3_CHUNK_TRI)
+        return false;
+    if (!buf)
+        return true;
+    double *coupling = buf;
+    gemm_tri *tris = (gemm_tri *)(buf + couplings_len(s, plan->w));
+    for (tela_int q = 0, at = 0; q < plan->blocks; q++) {
+        tela_int j0, jw, d0, dk;
+        block_of(plan, q, &j0, &jw, &d0, &dk);
+        if (dk > 0)
+            pack_coupling(plan, j0, jw, d0, dk, coupling + at);
+        level3_tri_build(t, o + j0, jw, left, true, &tris[q]);
+        at += plan->w * dk;
+    }
+    plan->coupling = coupling;
+    plan->tris = tris;
+    return true;
 }
 
 /* C (rows x cols, ldc) += the kernel's product over k: in place for a whole
@@ -98,55 +114,40 @@ static void keep_solved(bool left, const double *c, tela_int ldb, tela_int jw, i
     }
 }
 
-bool level3_solve_packed(const tri_view *t, bool left, tela_int o, tela_int s, tela_int m,
-                         tela_int n, double *b, tela_int ldb, double *buf, size_t len)
+void level3_solve_apply(const level3_solve_plan *plan, tela_int rhs, double *b, tela_int ldb)
 {
-    const solve_shape sh = shape_of(t, left, s);
-    if (sh.w > GEMM_TRI_MAX || s > LEVEL3_CHUNK_TRI)
-        return false;
-    /* With a buffer, every block's coupling is packed once; without (inside
-     * a region, none kept), each is packed again per group of right-hand
-     * sides on the stack: slower, the same bits. */
-    const bool whole = buf && len >= level3_solve_buffer_len(s);
-    double stack[whole ? 8 : (size_t)(sh.w + sh.v) * LEVEL3_CHUNK_TRI] __attribute__((aligned(64)));
-    double *coupling = whole ? buf : stack;
-    double *solved = coupling + (whole ? couplings_len(s, sh.w) : (size_t)sh.w * LEVEL3_CHUNK_TRI);
-    gemm_tri *tris = whole ? (gemm_tri *)(solved + (size_t)sh.v * s) : NULL;
-    tela_int offset[LEVEL3_CHUNK_TRI + 1];
-    for (tela_int q = 0, at = 0; q < sh.blocks; q++) {
-        tela_int j0, jw, d0, dk;
-        block_of(&sh, s, q, &j0, &jw, &d0, &dk);
-        offset[q] = whole ? at : 0;
-        if (whole && dk > 0)
-            pack_coupling(&sh, t, left, o, j0, jw, d0, dk, coupling + at);
-        if (whole)
-            level3_tri_build(t, o + j0, jw, left, true, &tris[q]);
-        at += sh.w * dk;
-    }
-    const tela_int rhs = left ? n : m;
-    for (tela_int r0 = 0; r0 < rhs; r0 += sh.v) {
-        const int cnt = rhs - r0 < sh.v ? (int)(rhs - r0) : sh.v;
-        for (tela_int q = 0; q < sh.blocks; q++) {
+    const level3_solve_plan *p = plan;
+    const bool prepared = p->coupling != NULL;
+    /* Unprepared (inside a region, no buffer kept): each block's coupling
+     * is packed again per group of right-hand sides on the stack: slower,
+     * the same bits. */
+    double stack[(prepared ? 0 : (size_t)p->w * LEVEL3_CHUNK_TRI) + (size_t)p->v * LEVEL3_CHUNK_TRI]
+        __attribute__((aligned(64)));
+    double *solved = stack, *coupling = stack + (size_t)p->v * LEVEL3_CHUNK_TRI;
+    for (tela_int r0 = 0; r0 < rhs; r0 += p->v) {
+        const int cnt = rhs - r0 < p->v ? (int)(rhs - r0) : p->v;
+        for (tela_int q = 0, at = 0; q < p->blocks; q++) {
             tela_int j0, jw, d0, dk;
-            block_of(&sh, s, q, &j0, &jw, &d0, &dk);
-            double *c = left ? b + j0 + r0 * ldb : b + r0 + j0 * ldb;
+            block_of(p, q, &j0, &jw, &d0, &dk);
+            double *c = p->left ? b + j0 + r0 * ldb : b + r0 + j0 * ldb;
             if (dk > 0) {
-                if (!whole)
-                    pack_coupling(&sh, t, left, o, j0, jw, d0, dk, coupling);
-                const double *mine = coupling + offset[q], *done = solved + d0 * sh.v;
-                if (left)
-                    update_tile(sh.kr, (int)dk, mine, done, c, ldb, (int)jw, cnt);
+                const double *mine = prepared ? p->coupling + at : coupling;
+                const double *done = solved + d0 * p->v;
+                if (!prepared)
+                    pack_coupling(p, j0, jw, d0, dk, coupling);
+                if (p->left)
+                    update_tile(p->kr, (int)dk, mine, done, c, ldb, (int)jw, cnt);
                 else
-                    update_tile(sh.kr, (int)dk, done, mine, c, ldb, cnt, (int)jw);
+                    update_tile(p->kr, (int)dk, done, mine, c, ldb, cnt, (int)jw);
             }
-            if (whole)
-                level3_tri_apply(&tris[q], left, cnt, c, ldb);
+            if (prepared)
+                level3_tri_apply(&p->tris[q], p->left, cnt, c, ldb);
             else
-                level3_tri_base(t, o + j0, jw, left, true, cnt, c, ldb);
+                level3_tri_base(&p->t, p->o + j0, jw, p->left, true, cnt, c, ldb);
             /* Kept as the next blocks' operand: X's rows (left, an nr-wide
              * panel) or -X's columns (right, an mr-high panel). */
-            keep_solved(left, c, ldb, jw, cnt, sh.v, solved + j0 * sh.v);
+            keep_solved(p->left, c, ldb, jw, cnt, p->v, solved + j0 * p->v);
+            at += p->w * dk;
         }
     }
-    return true;
 }

@@ -14,12 +14,14 @@
 static bool solve_by_blocks(const level3_ctx *ctx, const tri_view *t, bool left, tela_int o,
                             tela_int s, tela_int m, tela_int n, double *b, tela_int ldb)
 {
-    if (ctx->in_chunk)
-        return level3_solve_packed(t, left, o, s, m, n, b, ldb, ctx->buf, ctx->buf_len);
-    const size_t need = level3_solve_buffer_len(s);
+    const size_t need = level3_solve_plan_len(s);
     bool owned = false;
-    double *buf = gemm_buffer_get(need, &owned);
-    const bool done = level3_solve_packed(t, left, o, s, m, n, b, ldb, buf, buf ? need : 0);
+    double *buf =
+        ctx->in_chunk ? (ctx->buf_len >= need ? ctx->buf : NULL) : gemm_buffer_get(need, &owned);
+    level3_solve_plan plan;
+    const bool done = level3_solve_prepare(&plan, t, left, o, s, buf);
+    if (done)
+        level3_solve_apply(&plan, left ? n : m, b, ldb);
     if (owned)
         free(buf);
     return done;
@@ -28,7 +30,8 @@ static bool solve_by_blocks(const level3_ctx *ctx, const tri_view *t, bool left,
 static void solve(const level3_ctx *ctx, const tri_view *t, bool left, tela_int o, tela_int s,
                   tela_int m, tela_int n, double *b, tela_int ldb)
 {
-    if (level3_tri_chunked(ctx, solve, "dtrsm", t, left, o, s, m, n, b, ldb))
+    if (level3_solve_chunked(ctx, t, left, o, s, m, n, b, ldb) ||
+        level3_tri_chunked(ctx, solve, "dtrsm", t, left, o, s, m, n, b, ldb))
         return;
     if (s > LEVEL3_BASE && s <= LEVEL3_CHUNK_TRI &&
         solve_by_blocks(ctx, t, left, o, s, m, n, b, ldb))
