@@ -43,8 +43,8 @@ typedef struct chunk_job {
 static void run_chunks(const chunk_job *job, tela_int from, tela_int to, double *buf)
 {
     const level3_ctx ctx = {tela_par_seq(), true, buf, buf ? job->buf_len : 0};
-    for (tela_int c = from; c < to; c++)
-        job->fn(&ctx, c, job->arg);
+    if (from < to)
+        job->fn(&ctx, from, to, job->arg);
 }
 
 static void chunk_body(tela_member *self, void *arg)
@@ -61,11 +61,9 @@ void level3_chunks(tela_par par, const char *name, tela_int count, double estima
     int bound = par.kind == TELA_PAR_SEQ ? 1 : gemm_width_bound(par);
     if (bound > count)
         bound = (int)count;
-    /* No buffers asked (buf_len 0): the members share what the caller
-     * prepared, and a team's workspace, which may hold it, is left alone. */
-    size_t len = 0;
-    bool owned = false;
-    double *bufs = buf_len ? gemm_member_buffers(par, bound, buf_len, &len, &owned) : NULL;
+    size_t len;
+    bool owned;
+    double *bufs = gemm_member_buffers(par, bound, buf_len, &len, &owned);
     chunk_job job = {count, bufs, len, fn, arg};
     int used = -1;
     if (bound > 1)
@@ -86,17 +84,25 @@ typedef struct tri_chunk_job {
     tela_int ldb;
 } tri_chunk_job;
 
-/* One chunk: LEVEL3_CHUNK columns (left) or rows (right) of B. */
-static void tri_chunk(const level3_ctx *ctx, tela_int chunk, void *arg)
+/* Chunk c: LEVEL3_CHUNK columns (left) or rows (right) of B, from *first. */
+static tela_int chunk_rhs(tela_int c, tela_int rhs, tela_int *first)
+{
+    *first = c * LEVEL3_CHUNK;
+    return rhs - *first < LEVEL3_CHUNK ? rhs - *first : LEVEL3_CHUNK;
+}
+
+static void tri_chunks(const level3_ctx *ctx, tela_int from, tela_int to, void *arg)
 {
     const tri_chunk_job *job = arg;
-    const tela_int first = chunk * LEVEL3_CHUNK, rhs = job->left ? job->n : job->m;
-    const tela_int count = rhs - first < LEVEL3_CHUNK ? rhs - first : LEVEL3_CHUNK;
-    if (job->left)
-        job->step(ctx, job->t, true, job->o, job->s, job->m, count, job->b + first * job->ldb,
-                  job->ldb);
-    else
-        job->step(ctx, job->t, false, job->o, job->s, count, job->n, job->b + first, job->ldb);
+    for (tela_int c = from; c < to; c++) {
+        tela_int first;
+        const tela_int count = chunk_rhs(c, job->left ? job->n : job->m, &first);
+        if (job->left)
+            job->step(ctx, job->t, true, job->o, job->s, job->m, count, job->b + first * job->ldb,
+                      job->ldb);
+        else
+            job->step(ctx, job->t, false, job->o, job->s, count, job->n, job->b + first, job->ldb);
+    }
 }
 
 /* The serial time of a triangle's step on rhs right-hand sides: trsm and
@@ -120,44 +126,46 @@ bool level3_tri_chunked(const level3_ctx *ctx, level3_tri_step step, const char 
         return false;
     tri_chunk_job job = {step, t, left, o, s, m, n, b, ldb};
     level3_chunks(ctx->par, name, chunks_of(rhs), tri_estimate_ns(s, rhs),
-                  level3_chunk_buffer_len(s), tri_chunk, &job);
+                  level3_chunk_buffer_len(s), tri_chunks, &job);
     return true;
 }
 
 typedef struct solve_chunk_job {
-    level3_solve_plan plan;
-    tela_int rhs;
+    const tri_view *t;
+    bool left;
+    tela_int o, s, rhs;
     double *b;
     tela_int ldb;
 } solve_chunk_job;
 
-static void solve_chunk(const level3_ctx *ctx, tela_int chunk, void *arg)
+/* A member packs the plan once for all its chunks, into its own buffer:
+ * shared, the plan the caller had just written crossed to the other cores
+ * (two members on 256 x 256 ran at 0.75x). */
+static void solve_chunks(const level3_ctx *ctx, tela_int from, tela_int to, void *arg)
 {
-    (void)ctx;
     const solve_chunk_job *job = arg;
-    const tela_int first = chunk * LEVEL3_CHUNK;
-    const tela_int count = job->rhs - first < LEVEL3_CHUNK ? job->rhs - first : LEVEL3_CHUNK;
-    level3_solve_apply(&job->plan, count, job->b + (job->plan.left ? first * job->ldb : first),
-                       job->ldb);
+    level3_solve_plan plan;
+    const bool whole = ctx->buf && ctx->buf_len >= level3_solve_plan_len(job->s);
+    level3_solve_prepare(&plan, job->t, job->left, job->o, job->s, whole ? ctx->buf : NULL);
+    for (tela_int c = from; c < to; c++) {
+        tela_int first;
+        const tela_int count = chunk_rhs(c, job->rhs, &first);
+        level3_solve_apply(&plan, count, job->b + (job->left ? first * job->ldb : first), job->ldb);
+    }
 }
 
 bool level3_solve_chunked(const level3_ctx *ctx, const tri_view *t, bool left, tela_int o,
                           tela_int s, tela_int m, tela_int n, double *b, tela_int ldb)
 {
     const tela_int rhs = left ? n : m;
-    if (ctx->in_chunk || s <= LEVEL3_BASE || s > LEVEL3_CHUNK_TRI || rhs <= LEVEL3_CHUNK)
+    level3_solve_plan probe;
+    if (ctx->in_chunk || s <= LEVEL3_BASE || s > LEVEL3_CHUNK_TRI || rhs <= LEVEL3_CHUNK ||
+        !level3_solve_prepare(&probe, t, left, o, s, NULL))
         return false;
-    /* Packed per chunk, the couplings cost as much as a tenth of the solve
-     * (m = 2048, s = 256); once, they are read by every chunk from L2. */
-    size_t stride;
-    bool owned;
-    double *buf = gemm_member_buffers(ctx->par, 1, level3_solve_plan_len(s), &stride, &owned);
-    solve_chunk_job job = {.rhs = rhs, .b = b, .ldb = ldb};
-    const bool planned = level3_solve_prepare(&job.plan, t, left, o, s, buf);
-    if (planned)
-        level3_chunks(ctx->par, "dtrsm", chunks_of(rhs), tri_estimate_ns(s, rhs), 0, solve_chunk,
-                      &job);
-    if (owned)
-        free(buf);
-    return planned;
+    /* Packed per chunk, the couplings and triangles cost a tenth of the
+     * solve (perf, m = 2048, s = 256); per member, next to nothing. */
+    solve_chunk_job job = {t, left, o, s, rhs, b, ldb};
+    level3_chunks(ctx->par, "dtrsm", chunks_of(rhs), tri_estimate_ns(s, rhs),
+                  level3_solve_plan_len(s), solve_chunks, &job);
+    return true;
 }

@@ -43,7 +43,8 @@ void level3_gemm(const level3_ctx *ctx, char ta, char tb, tela_int m, tela_int n
  * region. Serially on the caller when the gate says so. */
 /* The packing buffer a chunk's GEMMs need, for triangles of order s. */
 size_t level3_chunk_buffer_len(tela_int s);
-typedef void (*level3_chunk_fn)(const level3_ctx *ctx, tela_int chunk, void *arg);
+/* A member's chunks [from, to), run in order with its buffer in ctx. */
+typedef void (*level3_chunk_fn)(const level3_ctx *ctx, tela_int from, tela_int to, void *arg);
 void level3_chunks(tela_par par, const char *name, tela_int count, double estimate_ns,
                    size_t buf_len, level3_chunk_fn fn, void *arg);
 
@@ -95,8 +96,9 @@ bool level3_solve_prepare(level3_solve_plan *plan, const tri_view *t, bool left,
 /* Solves rhs columns (left) or rows (right) of B with the plan. */
 void level3_solve_apply(const level3_solve_plan *plan, tela_int rhs, double *b, tela_int ldb);
 /* trsm's step on more than LEVEL3_CHUNK right-hand sides and a triangle of
- * order (LEVEL3_BASE, LEVEL3_CHUNK_TRI]: one plan for all chunks, shared
- * among members through the gate. False when it does not apply. */
+ * order (LEVEL3_BASE, LEVEL3_CHUNK_TRI]: chunks shared among members
+ * through the gate, each member preparing one plan for all its chunks.
+ * False when it does not apply. */
 bool level3_solve_chunked(const level3_ctx *ctx, const tri_view *t, bool left, tela_int o,
                           tela_int s, tela_int m, tela_int n, double *b, tela_int ldb);
 
