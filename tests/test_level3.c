@@ -286,8 +286,8 @@ static void test_trsm_inside_a_region(void **state)
     static const char flags[][4] = {
         {'L', 'L', 'N', 'U'}, {'R', 'L', 'T', 'N'}, {'L', 'U', 'T', 'N'}, {'R', 'U', 'N', 'U'}};
     /* 100 right-hand sides: blocks of the triangle, not in chunks; 290: in
-     * chunks sharing one plan (in the member's kept buffer, or packed again
-     * per block on the stack when it has none). */
+     * chunks, their plan in the thread's kept buffer, or packed again per
+     * block on the stack when it has none big enough. */
     const tela_int s = 203;
     tela_pool *pool = tu_pool_of_width(2);
     assert_non_null(pool);
