@@ -25,11 +25,10 @@ void level3_gemm(const level3_ctx *ctx, char ta, char tb, tela_int m, tela_int n
 
 size_t level3_chunk_buffer_len(tela_int s)
 {
-    /* The largest GEMM in a chunk: s/2 x LEVEL3_CHUNK x s/2, either way round. */
+    /* The largest GEMM in a chunk: s/2 x LEVEL3_CHUNK x s/2, either way
+     * round (a trsm's chunks solved by blocks bring their own plan). */
     const tela_int big = s > LEVEL3_CHUNK ? s : LEVEL3_CHUNK;
-    const size_t gemm = gemm_serial_buffer_len(gemm_kernel_get(), big, big, s);
-    const size_t solve = level3_solve_plan_len(s);
-    return gemm > solve ? gemm : solve;
+    return gemm_serial_buffer_len(gemm_kernel_get(), big, big, s);
 }
 
 typedef struct chunk_job {

@@ -37,14 +37,14 @@ void level3_gemm(const level3_ctx *ctx, char ta, char tb, tela_int m, tela_int n
                  double alpha, const double *a, tela_int lda, const double *b, tela_int ldb,
                  double beta, double *c, tela_int ldc);
 
-/* Runs fn on chunks [0, count), shared among members through the gate
- * (estimate_ns of serial work in all, one section); each member packs its
- * GEMMs into its own buffer of buf_len doubles, handed out before the
- * region. Serially on the caller when the gate says so. */
 /* The packing buffer a chunk's GEMMs need, for triangles of order s. */
 size_t level3_chunk_buffer_len(tela_int s);
 /* A member's chunks [from, to), run in order with its buffer in ctx. */
 typedef void (*level3_chunk_fn)(const level3_ctx *ctx, tela_int from, tela_int to, void *arg);
+/* Runs fn on chunks [0, count), shared among members through the gate
+ * (estimate_ns of serial work in all, one section); each member gets its
+ * own buffer of buf_len doubles (its GEMMs' packing, or a plan), handed out
+ * before the region. Serially on the caller when the gate says so. */
 void level3_chunks(tela_par par, const char *name, tela_int count, double estimate_ns,
                    size_t buf_len, level3_chunk_fn fn, void *arg);
 
@@ -70,9 +70,9 @@ typedef struct tri_view {
 } tri_view;
 
 /* trsm on the triangle op(A)[o.., o..] of order s <= LEVEL3_CHUNK_TRI by
- * micro-kernel updates of whole blocks (solve_packed.c). Prepared once,
- * the plan (every block's packed coupling and triangle) is read-only, so
- * the members solving chunks of B share it. */
+ * micro-kernel updates of whole blocks (solve_packed.c). The plan (every
+ * block's packed coupling and triangle) depends on the triangle only:
+ * prepared once, it serves any number of right-hand sides. */
 typedef struct level3_solve_plan {
     const gemm_kernel *kr;
     tri_view t;
@@ -94,7 +94,7 @@ size_t level3_solve_plan_len(tela_int s);
 bool level3_solve_prepare(level3_solve_plan *plan, const tri_view *t, bool left, tela_int o,
                           tela_int s, double *buf);
 /* Solves rhs columns (left) or rows (right) of B with the plan. */
-void level3_solve_apply(const level3_solve_plan *plan, tela_int rhs, double *b, tela_int ldb);
+void level3_solve_apply(const level3_solve_plan *p, tela_int rhs, double *b, tela_int ldb);
 /* trsm's step on more than LEVEL3_CHUNK right-hand sides and a triangle of
  * order (LEVEL3_BASE, LEVEL3_CHUNK_TRI]: chunks shared among members
  * through the gate, each member preparing one plan for all its chunks.

@@ -10,9 +10,14 @@
 static level3_solve_plan plan_of(const tri_view *t, bool left, tela_int o, tela_int s)
 {
     const gemm_kernel *kr = gemm_kernel_get();
-    level3_solve_plan p = {
-        kr,   *t,  left, o, s, left ? kr->mr : kr->nr, left ? kr->nr : kr->mr, 0, left == t->lower,
-        NULL, NULL};
+    level3_solve_plan p = {.kr = kr,
+                           .t = *t,
+                           .left = left,
+                           .o = o,
+                           .s = s,
+                           .w = left ? kr->mr : kr->nr,
+                           .v = left ? kr->nr : kr->mr,
+                           .forward = left == t->lower};
     p.blocks = (s + p.w - 1) / p.w;
     return p;
 }
@@ -50,6 +55,7 @@ static size_t couplings_len(tela_int s, int w)
     return ((size_t)(s + w) * (size_t)s + 7) / 8 * 8;
 }
 
+/* Doubles for the blocks' triangles (their coefficients, kept). */
 static size_t triangles_len(tela_int blocks)
 {
     return ((size_t)blocks * sizeof(gemm_tri) + 63) / 64 * 8;
@@ -114,9 +120,8 @@ static void keep_solved(bool left, const double *c, tela_int ldb, tela_int jw, i
     }
 }
 
-void level3_solve_apply(const level3_solve_plan *plan, tela_int rhs, double *b, tela_int ldb)
+void level3_solve_apply(const level3_solve_plan *p, tela_int rhs, double *b, tela_int ldb)
 {
-    const level3_solve_plan *p = plan;
     const bool prepared = p->coupling != NULL;
     /* Unprepared (inside a region, no buffer kept): each block's coupling
      * is packed again per group of right-hand sides on the stack: slower,
