@@ -103,21 +103,17 @@ static void update_tile(const gemm_kernel *kr, int k, const double *a, const dou
 }
 
 /* Block rows (left) or columns (right) [0, jw) of c, solved, into the
- * panel of v lanes a row that the next blocks' updates read. */
-static void keep_solved(bool left, const double *c, tela_int ldb, tela_int jw, int cnt, int v,
-                        double *panel)
+ * panel of v lanes a row that the next blocks' updates read: the kernel's
+ * packers (exact copies; negation is exact) move whole vectors where a
+ * plain loop here moved two doubles at a time. */
+static void keep_solved(const level3_solve_plan *p, const double *c, tela_int ldb, tela_int jw,
+                        int cnt, double *panel)
 {
-    for (tela_int p = 0; p < jw; p++) {
-        double *dst = panel + p * v;
-        if (left)
-            for (int r = 0; r < cnt; r++)
-                dst[r] = c[p + r * ldb];
-        else
-            for (int r = 0; r < cnt; r++)
-                dst[r] = -c[r + p * ldb];
-        for (int r = cnt; r < v; r++)
-            dst[r] = 0.0;
-    }
+    const gemm_operand x = {c, ldb, false};
+    if (p->left)
+        p->kr->pack_b(&x, 0, (int)jw, 0, cnt, 0, 1, p->v, panel);
+    else
+        p->kr->pack_a(&x, 0, cnt, 0, (int)jw, -1.0, p->v, panel);
 }
 
 void level3_solve_apply(const level3_solve_plan *p, tela_int rhs, double *b, tela_int ldb)
@@ -151,7 +147,7 @@ void level3_solve_apply(const level3_solve_plan *p, tela_int rhs, double *b, tel
                 level3_tri_base(&p->t, p->o + j0, jw, p->left, true, cnt, c, ldb);
             /* Kept as the next blocks' operand: X's rows (left, an nr-wide
              * panel) or -X's columns (right, an mr-high panel). */
-            keep_solved(p->left, c, ldb, jw, cnt, p->v, solved + j0 * p->v);
+            keep_solved(p, c, ldb, jw, cnt, solved + j0 * p->v);
             at += p->w * dk;
         }
     }
