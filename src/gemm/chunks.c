@@ -130,41 +130,44 @@ bool level3_tri_chunked(const level3_ctx *ctx, level3_tri_step step, const char 
 }
 
 typedef struct solve_chunk_job {
-    const tri_view *t;
-    bool left;
-    tela_int o, s, rhs;
+    level3_solve_plan probe; /* the plan's shape, unprepared */
+    tela_int rhs;
     double *b;
     tela_int ldb;
 } solve_chunk_job;
 
-/* A member packs the plan once for all its chunks, into its own buffer:
- * shared, the plan the caller had just written crossed to the other cores
- * (two members on 256 x 256 ran at 0.75x). */
-static void solve_chunks(const level3_ctx *ctx, tela_int from, tela_int to, void *arg)
+/* Groups [from, to) of the tile's v right-hand sides. A member packs the
+ * plan once, into its own buffer: shared, the plan the caller had just
+ * written crossed to the other cores (two members on 256 x 256 ran at
+ * 0.75x). */
+static void solve_groups(const level3_ctx *ctx, tela_int from, tela_int to, void *arg)
 {
     const solve_chunk_job *job = arg;
+    const level3_solve_plan *pr = &job->probe;
     level3_solve_plan plan;
-    const bool whole = ctx->buf && ctx->buf_len >= level3_solve_plan_len(job->s);
-    level3_solve_prepare(&plan, job->t, job->left, job->o, job->s, whole ? ctx->buf : NULL);
-    for (tela_int c = from; c < to; c++) {
-        tela_int first;
-        const tela_int count = chunk_rhs(c, job->rhs, &first);
-        level3_solve_apply(&plan, count, job->b + (job->left ? first * job->ldb : first), job->ldb);
-    }
+    const bool whole = ctx->buf && ctx->buf_len >= level3_solve_plan_len(pr->s);
+    level3_solve_prepare(&plan, &pr->t, pr->left, pr->o, pr->s, whole ? ctx->buf : NULL);
+    const tela_int first = from * pr->v, last = to * pr->v < job->rhs ? to * pr->v : job->rhs;
+    level3_solve_apply(&plan, last - first, job->b + (pr->left ? first * job->ldb : first),
+                       job->ldb);
 }
 
 bool level3_solve_chunked(const level3_ctx *ctx, const tri_view *t, bool left, tela_int o,
                           tela_int s, tela_int m, tela_int n, double *b, tela_int ldb)
 {
     const tela_int rhs = left ? n : m;
-    level3_solve_plan probe;
-    if (ctx->in_chunk || s <= LEVEL3_BASE || s > LEVEL3_CHUNK_TRI || rhs <= LEVEL3_CHUNK ||
-        !level3_solve_prepare(&probe, t, left, o, s, NULL))
+    solve_chunk_job job = {.rhs = rhs, .b = b, .ldb = ldb};
+    if (ctx->in_chunk || s <= LEVEL3_BASE || s > LEVEL3_CHUNK_TRI ||
+        !level3_solve_prepare(&job.probe, t, left, o, s, NULL))
         return false;
-    /* Packed per chunk, the couplings and triangles cost a tenth of the
-     * solve (perf, m = 2048, s = 256); per member, next to nothing. */
-    solve_chunk_job job = {t, left, o, s, rhs, b, ldb};
-    level3_chunks(ctx->par, "dtrsm", chunks_of(rhs), tri_estimate_ns(s, rhs),
-                  level3_solve_plan_len(s), solve_chunks, &job);
+    const tela_int groups = (rhs + job.probe.v - 1) / job.probe.v;
+    if (groups < 2)
+        return false;
+    /* Each right-hand side is solved alone, the same way in any group of
+     * tiles (edge tiles add through a buffer as whole tiles do), so the
+     * members take balanced shares of groups at any width: the result is
+     * the serial one bitwise. */
+    level3_chunks(ctx->par, "dtrsm", groups, tri_estimate_ns(s, rhs), level3_solve_plan_len(s),
+                  solve_groups, &job);
     return true;
 }
