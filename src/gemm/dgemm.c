@@ -27,11 +27,20 @@ static bool trans_flag(char t, bool *trans)
     }
 }
 
+/* A B block of at most this many doubles (256 KiB) is packed whole by
+ * every member when members split C's rows only: each reads its own copy
+ * with no barrier, where sharing the packing made every member wait for
+ * the others and read half of B from their caches (two threads, 256 x 100
+ * x 256: 108 -> 122 GFLOP/s; 1024 x 100 x 1024 level). */
+#define GEMM_PRIVATE_B_MAX 32768
+
 typedef struct gemm_job {
     gemm_problem pr;
     double *b_buf;  /* shared packed B block */
-    double *a_bufs; /* one mc x kc A block per member */
-    size_t a_len;
+    double *a_bufs; /* per member: an mc x kc A block, then a B block when b_private */
+    size_t a_len;   /* doubles a member's buffer holds */
+    size_t b_at;    /* where a member's B block starts in it */
+    bool b_private;
 } gemm_job;
 
 /* Splits width members into wm rows (over m's tiles) x wn columns (over
@@ -65,6 +74,7 @@ static void gemm_body(tela_member *self, void *arg)
     const gemm_kernel *kr = pr->kernel;
     const int rank = tela_rank(self), width = tela_width(self);
     double *a_buf = job->a_bufs + (size_t)rank * job->a_len;
+    double *own_b = a_buf + job->b_at;
     const ptrdiff_t m_tiles = (pr->m + kr->mr - 1) / kr->mr;
     for (ptrdiff_t jc = 0; jc < pr->n; jc += kr->nc) {
         int nb = (int)(pr->n - jc < kr->nc ? pr->n - jc : kr->nc);
@@ -81,17 +91,24 @@ static void gemm_body(tela_member *self, void *arg)
             m_to = pr->m;
         int jp_from, jp_to;
         gemm_share_columns(pr, jc, nb, kr->nr, col, wn, &jp_from, &jp_to);
+        const bool own = job->b_private && wn == 1;
+        double *b_buf = own ? own_b : job->b_buf;
         for (ptrdiff_t pc = 0; pc < pr->k; pc += kr->kc) {
             int kb = (int)(pr->k - pc < kr->kc ? pr->k - pc : kr->kc);
-            int first = (int)((ptrdiff_t)panels * rank / width);
-            int last = (int)((ptrdiff_t)panels * (rank + 1) / width);
-            kr->pack_b(&pr->b, pc, kb, jc, nb, first, last, kr->nr, job->b_buf);
-            tela_barrier(self);
-            if (m_from < m_to && jp_from < jp_to)
-                gemm_compute_block(pr, jc, nb, pc, kb, job->b_buf, m_from, m_to, jp_from, jp_to,
-                                   a_buf);
-            /* The next block's packing overwrites B: everyone must be done. */
-            if (pc + kr->kc < pr->k || jc + kr->nc < pr->n)
+            const bool work = m_from < m_to && jp_from < jp_to;
+            if (own) {
+                if (work)
+                    kr->pack_b(&pr->b, pc, kb, jc, nb, 0, panels, kr->nr, b_buf);
+            } else {
+                int first = (int)((ptrdiff_t)panels * rank / width);
+                int last = (int)((ptrdiff_t)panels * (rank + 1) / width);
+                kr->pack_b(&pr->b, pc, kb, jc, nb, first, last, kr->nr, b_buf);
+                tela_barrier(self);
+            }
+            if (work)
+                gemm_compute_block(pr, jc, nb, pc, kb, b_buf, m_from, m_to, jp_from, jp_to, a_buf);
+            /* The next block's packing overwrites shared B: everyone must be done. */
+            if (!own && (pc + kr->kc < pr->k || jc + kr->nc < pr->n))
                 tela_barrier(self);
         }
     }
@@ -124,8 +141,11 @@ static void gemm_parallel(tela_par par, const gemm_problem *pr, const char *name
     int bound = gemm_width_bound(par);
     int kc_max = (int)(pr->k < kr->kc ? pr->k : kr->kc);
     int nc_max = (int)(pr->n < kr->nc ? pr->n : kr->nc);
-    gemm_job job = {*pr, NULL, NULL, (size_t)kr->mc * kc_max};
-    size_t b_len = gemm_b_buffer_len(kr, nc_max, kc_max);
+    const size_t b_len = gemm_b_buffer_len(kr, nc_max, kc_max);
+    const bool b_private = b_len <= GEMM_PRIVATE_B_MAX && pr->part == GEMM_ALL;
+    /* A member's B copy starts 64-byte aligned after its A block. */
+    const size_t a_block = ((size_t)kr->mc * (size_t)kc_max + 7) / 8 * 8;
+    gemm_job job = {*pr, NULL, NULL, a_block + (b_private ? b_len : 0), a_block, b_private};
     size_t bytes = (b_len + (size_t)bound * job.a_len) * sizeof(double);
     /* A held team owns its workspace (no allocation per call); other routes
      * allocate here, before the region. */
