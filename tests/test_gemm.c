@@ -117,13 +117,11 @@ static void test_blocked_sizes_and_scalars(void **state)
     run_case(tela_par_seq(), 'c', 'n', 70, 50, 90, 1.0, 0.0, 1, seed++);
 }
 
-static void test_parallel_widths_are_bitwise_equal(void **state)
+/* C = 0.75 op(A) op(B) - 0.5 C at widths 1-16, pool and team routes,
+ * bitwise equal to the serial call. */
+static void check_widths(tela_int m, tela_int n, tela_int k, const double *a, const double *b,
+                         const double *c0, tela_int ld)
 {
-    (void)state;
-    const tela_int m = 203, n = 171, k = 530, ld = 541; /* >= every dimension */
-    /* k columns hold op(A) and op(B) in every transpose case. */
-    double *a = random_matrix(m, k, ld, 7), *b = random_matrix(k, k, ld, 8);
-    double *c0 = random_matrix(m, n, ld, 9);
     double *ref = malloc(sizeof(double) * (size_t)(ld * n));
     double *c = malloc(sizeof(double) * (size_t)(ld * n));
     assert_non_null(ref);
@@ -147,21 +145,38 @@ static void test_parallel_widths_are_bitwise_equal(void **state)
                                  0);
                 tela_stats after = tu_stats();
                 if (widths[w] > 1 && after.region_wakeups == before.region_wakeups)
-                    fail_msg("width %d: no worker took part", widths[w]);
+                    fail_msg("%td x %td x %td width %d: no worker took part", m, n, k, widths[w]);
                 if (memcmp(c, ref, sizeof(double) * (size_t)(ld * n)) != 0)
-                    fail_msg("%c%c width %d (%s): not bitwise equal to the serial result", ta, tb,
-                             widths[w], route ? "team" : "pool");
+                    fail_msg("%c%c %td x %td x %td width %d (%s): not bitwise equal to the serial "
+                             "result",
+                             ta, tb, m, n, k, widths[w], route ? "team" : "pool");
                 if (team)
                     assert_int_equal(tela_team_release(team), 0);
             }
             tela_pool_destroy(pool);
         }
     }
+    free(ref);
+    free(c);
+}
+
+static void test_parallel_widths_are_bitwise_equal(void **state)
+{
+    (void)state;
+    /* 203 x 171 x 530: B shared among members (two kc blocks); 530 x 12 x 530: one panel, so
+     * members split rows only and each packs the small B itself, over three kc blocks without
+     * a barrier; 530 x 40 x 300: a small B, packed by each member at width 3, shared in the
+     * grids of the other widths. */
+    static const tela_int shapes[][3] = {{203, 171, 530}, {530, 12, 530}, {530, 40, 300}};
+    const tela_int ld = 541; /* >= every dimension */
+    /* k columns hold op(A) and op(B) in every transpose case. */
+    double *a = random_matrix(530, 530, ld, 7), *b = random_matrix(530, 530, ld, 8);
+    double *c0 = random_matrix(530, 171, ld, 9);
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+        check_widths(shapes[s][0], shapes[s][1], shapes[s][2], a, b, c0, ld);
     free(a);
     free(b);
     free(c0);
-    free(ref);
-    free(c);
 }
 
 static void test_beta_zero_overwrites_nan(void **state)
