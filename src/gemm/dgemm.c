@@ -30,8 +30,8 @@ static bool trans_flag(char t, bool *trans)
 /* A B block of at most this many doubles (256 KiB) is packed whole by
  * every member when members split C's rows only: each reads its own copy
  * with no barrier, where sharing the packing made every member wait for
- * the others and read half of B from their caches (two threads, 256 x 100
- * x 256: 108 -> 122 GFLOP/s; 1024 x 100 x 1024 level). */
+ * the others and read half of B from their caches (two threads: square
+ * 128 88 -> 125 GFLOP/s, 512 x 100 x 512 117 -> 145; docs/gemm.md). */
 #define GEMM_PRIVATE_B_MAX 32768
 
 typedef struct gemm_job {
