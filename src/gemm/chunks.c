@@ -152,22 +152,30 @@ static void solve_groups(const level3_ctx *ctx, tela_int from, tela_int to, void
                        job->ldb);
 }
 
-bool level3_solve_chunked(const level3_ctx *ctx, const tri_view *t, bool left, tela_int o,
-                          tela_int s, tela_int m, tela_int n, double *b, tela_int ldb)
+bool level3_solve_by_blocks(const level3_ctx *ctx, const tri_view *t, bool left, tela_int o,
+                            tela_int s, tela_int m, tela_int n, double *b, tela_int ldb)
 {
     const tela_int rhs = left ? n : m;
     solve_chunk_job job = {.rhs = rhs, .b = b, .ldb = ldb};
-    if (ctx->in_chunk || s <= LEVEL3_BASE || s > LEVEL3_CHUNK_TRI ||
+    if (s <= LEVEL3_BASE || s > LEVEL3_CHUNK_TRI ||
         !level3_solve_prepare(&job.probe, t, left, o, s, NULL))
         return false;
     const tela_int groups = (rhs + job.probe.v - 1) / job.probe.v;
-    if (groups < 2)
-        return false;
-    /* Each right-hand side is solved alone, the same way in any group of
-     * tiles (edge tiles add through a buffer as whole tiles do), so the
-     * members take balanced shares of groups at any width: the result is
-     * the serial one bitwise. */
-    level3_chunks(ctx->par, "dtrsm", groups, tri_estimate_ns(s, rhs), level3_solve_plan_len(s),
-                  solve_groups, &job);
+    const size_t need = level3_solve_plan_len(s);
+    if (!ctx->in_chunk && groups >= 2) {
+        /* Each right-hand side is solved alone, the same way in any group
+         * of tiles (edge tiles add through a buffer as whole tiles do), so
+         * the members take balanced shares of groups at any width: the
+         * result is the serial one bitwise. */
+        level3_chunks(ctx->par, "dtrsm", groups, tri_estimate_ns(s, rhs), need, solve_groups, &job);
+        return true;
+    }
+    /* One group, or inside a chunk: on the caller, with the buffer it has. */
+    bool owned = false;
+    double *buf = ctx->in_chunk ? ctx->buf : gemm_buffer_get(need, &owned);
+    const level3_ctx here = {ctx->par, true, buf, ctx->in_chunk ? ctx->buf_len : buf ? need : 0};
+    solve_groups(&here, 0, groups, &job);
+    if (owned)
+        free(buf);
     return true;
 }

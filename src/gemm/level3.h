@@ -20,7 +20,7 @@
  * sides, are multiplied chunk by chunk: LEVEL3_CHUNK columns (left side) or
  * rows (right) of B at a time, the chunks shared among members (trsm above
  * LEVEL3_BASE shares groups of a tile's right-hand sides instead:
- * level3_solve_chunked).
+ * level3_solve_by_blocks).
  * Larger triangles recurse with tela_dgemm, parallel inside. The choice
  * depends on the sizes only, so results are the same at every width. */
 #define LEVEL3_CHUNK_TRI 256
@@ -97,13 +97,13 @@ bool level3_solve_prepare(level3_solve_plan *plan, const tri_view *t, bool left,
                           tela_int s, double *buf);
 /* Solves rhs columns (left) or rows (right) of B with the plan. */
 void level3_solve_apply(const level3_solve_plan *p, tela_int rhs, double *b, tela_int ldb);
-/* trsm's step on a triangle of order (LEVEL3_BASE, LEVEL3_CHUNK_TRI] and
- * two or more groups of the tile's right-hand sides: the groups shared
- * among members through the gate in balanced ranges (any split gives the
- * same bits), each member preparing one plan for its range. False when it
- * does not apply. */
-bool level3_solve_chunked(const level3_ctx *ctx, const tri_view *t, bool left, tela_int o,
-                          tela_int s, tela_int m, tela_int n, double *b, tela_int ldb);
+/* trsm's step on a triangle of order (LEVEL3_BASE, LEVEL3_CHUNK_TRI]:
+ * with two or more groups of the tile's right-hand sides, outside a chunk,
+ * the groups shared among members through the gate in balanced ranges (any
+ * split gives the same bits), each member preparing one plan for its range;
+ * else on the caller. False when this kernel's tiles are too large for it. */
+bool level3_solve_by_blocks(const level3_ctx *ctx, const tri_view *t, bool left, tela_int o,
+                            tela_int s, tela_int m, tela_int n, double *b, tela_int ldb);
 
 static inline double tri_at(const tri_view *t, tela_int i, tela_int j)
 {

@@ -7,34 +7,11 @@
  * loops of tri_base.c. */
 #include "gemm/level3.h"
 
-#include <stdlib.h>
-
-/* A triangle small enough to be solved by blocks (solve_packed.c), in the
- * chunk's buffer or the thread's. */
-static bool solve_by_blocks(const level3_ctx *ctx, const tri_view *t, bool left, tela_int o,
-                            tela_int s, tela_int m, tela_int n, double *b, tela_int ldb)
-{
-    const size_t need = level3_solve_plan_len(s);
-    bool owned = false;
-    double *buf =
-        ctx->in_chunk ? (ctx->buf_len >= need ? ctx->buf : NULL) : gemm_buffer_get(need, &owned);
-    level3_solve_plan plan;
-    const bool done = level3_solve_prepare(&plan, t, left, o, s, buf);
-    if (done)
-        level3_solve_apply(&plan, left ? n : m, b, ldb);
-    if (owned)
-        free(buf);
-    return done;
-}
-
 static void solve(const level3_ctx *ctx, const tri_view *t, bool left, tela_int o, tela_int s,
                   tela_int m, tela_int n, double *b, tela_int ldb)
 {
-    if (level3_solve_chunked(ctx, t, left, o, s, m, n, b, ldb) ||
+    if (level3_solve_by_blocks(ctx, t, left, o, s, m, n, b, ldb) ||
         level3_tri_chunked(ctx, solve, "dtrsm", t, left, o, s, m, n, b, ldb))
-        return;
-    if (s > LEVEL3_BASE && s <= LEVEL3_CHUNK_TRI &&
-        solve_by_blocks(ctx, t, left, o, s, m, n, b, ldb))
         return;
     if (s <= LEVEL3_BASE) {
         level3_tri_base(t, o, s, left, true, left ? n : m, b, ldb);
