@@ -1,7 +1,8 @@
 /* test_blocks.c — the GEMM cache blocks derived from cache sizes
  * (src/gemm/select.c): this project's Zen 5, a Haswell-like part, unknown
- * caches, and the blocks of the kernel this CPU runs; and the unpacked
- * path's choice where lda puts A's columns into one L1 set (driver.c). */
+ * caches, and the blocks of the kernel this CPU runs; the unpacked path's
+ * choice where lda puts A's columns into one L1 set (driver.c); and the
+ * packing buffer every region member holds (buffer.c). */
 #define _GNU_SOURCE
 #include "testutil.h"
 
@@ -88,6 +89,53 @@ static void test_unpacked_path_and_lda(void **state)
     assert_true(unpacked(kr, 16, 16, 16, 512));
 }
 
+/* Counts the members of a region whose thread lacks a kept buffer for the
+ * largest serial GEMM (inside a region none can be allocated: a serial
+ * kernel there would take the unpacked way, at half speed). */
+static void count_members_without_buffer(tela_member *self, void *arg)
+{
+    (void)self;
+    atomic_int *missing = arg;
+    const ptrdiff_t any = (ptrdiff_t)1 << 30;
+    bool owned = false;
+    double *buf = gemm_buffer_get(gemm_serial_buffer_len(gemm_kernel_get(), any, any, any), &owned);
+    if (!buf || owned)
+        atomic_fetch_add(missing, 1);
+    if (owned)
+        free(buf);
+}
+
+typedef struct fresh_caller_job {
+    tela_pool *pool;
+    atomic_int missing;
+    int used_seq, used_pool;
+} fresh_caller_job;
+
+/* A thread that never called tela before: its first regions, serial and on
+ * the pool. */
+static void *fresh_caller(void *arg)
+{
+    fresh_caller_job *job = arg;
+    job->used_seq = tela_parallel(tela_par_seq(), 0, count_members_without_buffer, &job->missing);
+    job->used_pool =
+        tela_parallel(tela_par_pool(job->pool), 0, count_members_without_buffer, &job->missing);
+    return NULL;
+}
+
+static void test_region_members_hold_a_buffer(void **state)
+{
+    (void)state;
+    fresh_caller_job job = {.pool = tu_pool_of_width(4)};
+    assert_non_null(job.pool);
+    pthread_t thread;
+    assert_int_equal(pthread_create(&thread, NULL, fresh_caller, &job), 0);
+    assert_int_equal(pthread_join(thread, NULL), 0);
+    assert_int_equal(job.used_seq, 1);
+    assert_int_equal(job.used_pool, 4);
+    assert_int_equal(atomic_load(&job.missing), 0);
+    tela_pool_destroy(job.pool);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -96,6 +144,7 @@ int main(void)
         cmocka_unit_test(test_unknown_caches_keep_blocks),
         cmocka_unit_test(test_running_kernel_blocks_fit),
         cmocka_unit_test(test_unpacked_path_and_lda),
+        cmocka_unit_test(test_region_members_hold_a_buffer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

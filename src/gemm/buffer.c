@@ -5,7 +5,10 @@
  * otherwise allocate per call. Inside a region nothing is allocated: a call
  * there uses the buffer it has or gets NULL (the caller falls back to the
  * unpacked path), which keeps the promise of tela.h that no tela call in a
- * body allocates. The buffers are freed when their thread exits. */
+ * body allocates. So every worker reserves the largest serial GEMM's buffer
+ * when it starts, and a caller before each region: a serial call in any
+ * body packs as it would outside (unpacked, GEMM on a worker ran at half
+ * speed). The buffers are freed when their thread exits. */
 #include "gemm/gemm.h"
 #include "par/par.h"
 
@@ -78,6 +81,15 @@ static double *kept_get(int slot, size_t len, bool *owned)
 double *gemm_buffer_get(size_t len, bool *owned)
 {
     return kept_get(0, len, owned);
+}
+
+void gemm_buffer_reserve(void)
+{
+    /* The largest serial GEMM's buffer: B's kc x nc block and A's mc x kc. */
+    const ptrdiff_t any = (ptrdiff_t)1 << 30;
+    bool owned;
+    if (!par_current_member())
+        (void)kept_get(0, gemm_serial_buffer_len(gemm_kernel_get(), any, any, any), &owned);
 }
 
 double *gemm_routine_buffer(tela_par par, size_t len, bool *owned)

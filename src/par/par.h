@@ -259,6 +259,11 @@ void par_region_run(tela_team *team, int width, tela_body body, void *arg, float
 void par_region_run_serial(tela_body body, void *arg);
 /* The member the calling thread runs inside a region, else NULL. */
 tela_member *par_current_member(void);
+/* From gemm/buffer.c: gives the calling thread, outside any region, the
+ * packing buffer its serial kernel calls will use inside regions, where
+ * nothing may be allocated. Workers call it at start, callers before each
+ * region. */
+void gemm_buffer_reserve(void);
 /* Entry of a worker woken for a region of its team. Returns the polls to
  * spin while idle next: short when the team is oversubscribed, where an
  * idle spinner takes the CPU from a member that has work. *waker_cpu gets

@@ -303,6 +303,7 @@ static int parallel(tela_par par, int width, const gate_request *gate, tela_body
     limit = min_limit(limit, local_width);
     tela_route route;
     int allowed;
+    gemm_buffer_reserve();
     if (!par_trace_on())
         return run_region(par, limit, gate, body, arg, &route, &allowed);
     double start = monotonic_ns();
