@@ -46,9 +46,22 @@ static void buffer_key_init(void)
     pthread_key_create(&buffer_key, buffer_free);
 }
 
+/* The largest serial GEMM's buffer: B's kc x nc block and A's mc x kc. */
+static size_t serial_max_len(void)
+{
+    const ptrdiff_t any = (ptrdiff_t)1 << 30;
+    const size_t len = gemm_serial_buffer_len(gemm_kernel_get(), any, any, any);
+    return len < KEEP_BYTES / sizeof(double) ? len : KEEP_BYTES / sizeof(double);
+}
+
 static double *kept_get(int slot, size_t len, bool *owned)
 {
     *owned = false;
+    /* Slot 0 never holds less than a serial GEMM's need: so reserving it
+     * (below) never replaces a buffer already handed out for a region. */
+    const size_t floor = slot == 0 ? serial_max_len() : 0;
+    if (len < floor)
+        len = floor;
     pthread_once(&buffer_once, buffer_key_init);
     thread_buffers *all = pthread_getspecific(buffer_key);
     thread_buffer *b = all ? &all->slot[slot] : NULL;
@@ -85,11 +98,9 @@ double *gemm_buffer_get(size_t len, bool *owned)
 
 void gemm_buffer_reserve(void)
 {
-    /* The largest serial GEMM's buffer: B's kc x nc block and A's mc x kc. */
-    const ptrdiff_t any = (ptrdiff_t)1 << 30;
     bool owned;
     if (!par_current_member())
-        (void)kept_get(0, gemm_serial_buffer_len(gemm_kernel_get(), any, any, any), &owned);
+        (void)kept_get(0, 0, &owned);
 }
 
 double *gemm_routine_buffer(tela_par par, size_t len, bool *owned)
