@@ -157,6 +157,20 @@ static void test_trmm_trsm_recursive(void **state)
     check_trmm_trsm(tela_par_seq(), 70, 131, 0);
 }
 
+static void test_trsm_left_in_steps(void **state)
+{
+    (void)state;
+    /* Left triangles above 256 with at most 512 right-hand sides go by
+     * blocks of rows in one region (solve_steps.c): two blocks (300) and
+     * three (529, lda and ldb padded), serially and on two members. */
+    check_trmm_trsm(tela_par_seq(), 300, 37, 0);
+    tela_pool *pool = tu_pool_of_width(2);
+    assert_non_null(pool);
+    check_trmm_trsm(tela_par_pool(pool), 300, 1, 1);
+    check_trmm_trsm(tela_par_pool(pool), 529, 40, 3);
+    tela_pool_destroy(pool);
+}
+
 static void test_syrk(void **state)
 {
     (void)state;
@@ -285,15 +299,16 @@ static void test_trsm_inside_a_region(void **state)
     (void)state;
     static const char flags[][4] = {
         {'L', 'L', 'N', 'U'}, {'R', 'L', 'T', 'N'}, {'L', 'U', 'T', 'N'}, {'R', 'U', 'N', 'U'}};
-    /* 100 right-hand sides: blocks of the triangle, not in chunks; 290: in
-     * chunks, their plan in the thread's kept buffer, or packed again per
-     * block on the stack when it has none big enough. */
-    const tela_int s = 203;
+    /* Order 203, 100 right-hand sides: blocks of the triangle, not in
+     * chunks; 290: in chunks, their plan in the thread's kept buffer, or
+     * packed again per block on the stack when it has none big enough.
+     * Order 300 on the left: blocks of rows in steps (solve_steps.c), in a
+     * region nested in the member's. */
     tela_pool *pool = tu_pool_of_width(2);
     assert_non_null(pool);
-    for (size_t f = 0; f < 2 * sizeof flags / sizeof flags[0]; f++) {
-        const tela_int rhs = f % 2 ? 290 : 100;
-        const char *fl = flags[f / 2];
+    for (size_t f = 0; f < 4 * sizeof flags / sizeof flags[0]; f++) {
+        const tela_int s = f % 4 < 2 ? 203 : 300, rhs = f % 2 ? 290 : 100;
+        const char *fl = flags[f / 4];
         const bool upper = fl[1] == 'U';
         double *a = triangle(s, s, upper), *b0 = filled(s * rhs);
         double *ref = malloc(sizeof(double) * (size_t)(s * rhs));
@@ -365,6 +380,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_trmm_trsm_small_and_odd),
         cmocka_unit_test(test_trmm_trsm_recursive),
+        cmocka_unit_test(test_trsm_left_in_steps),
         cmocka_unit_test(test_syrk),
         cmocka_unit_test(test_same_result_at_every_width),
         cmocka_unit_test(test_trsm_inside_a_region),

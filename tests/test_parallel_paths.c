@@ -181,6 +181,35 @@ static void test_triangular_chunks_and_recursion(void **state)
     }
 }
 
+static void test_trsm_left_in_steps(void **state)
+{
+    (void)state;
+    /* Orders above LEVEL3_CHUNK_TRI on the left with at most 512
+     * right-hand sides: blocks of rows in one region (solve_steps.c), 529
+     * in three; one right-hand side (a single group: members only share
+     * the updates) and 512 (the most that go this way). */
+    const tela_int s = 529;
+    double *a = random_matrix(s, s, s, 5);
+    for (tela_int i = 0; i < s; i++)
+        a[i + i * s] = 4.0 + (double)(i % 5);
+    static const tela_int rhs_counts[] = {1, 512};
+    for (size_t r = 0; r < 2; r++) {
+        const tela_int rhs = rhs_counts[r];
+        double *b = random_matrix(s, rhs, s, 6);
+        static const char uplos[2] = {'L', 'U'}, transes[2] = {'N', 'T'};
+        for (int x = 0; x < 4; x++) {
+            kernel_case solve = {"dtrsm", (size_t)(s * rhs),
+                                 b,       run_trsm,
+                                 s,       rhs,
+                                 0,       {'L', uplos[x & 1], transes[x >> 1]},
+                                 a};
+            check_case(&solve);
+        }
+        free(b);
+    }
+    free(a);
+}
+
 static void test_syrk_both_triangles(void **state)
 {
     (void)state;
@@ -239,6 +268,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gemm_all_transposes),
         cmocka_unit_test(test_triangular_chunks_and_recursion),
+        cmocka_unit_test(test_trsm_left_in_steps),
         cmocka_unit_test(test_syrk_both_triangles),
         cmocka_unit_test(test_getrf_square_tall_and_wide),
         cmocka_unit_test(test_potrf_both_triangles),

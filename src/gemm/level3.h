@@ -105,6 +105,14 @@ void level3_solve_apply(const level3_solve_plan *p, tela_int rhs, double *b, tel
 bool level3_solve_by_blocks(const level3_ctx *ctx, const tri_view *t, bool left, tela_int o,
                             tela_int s, tela_int m, tela_int n, double *b, tela_int ldb);
 
+/* trsm on the left, op(A) of order s > LEVEL3_CHUNK_TRI, n <= 512
+ * right-hand sides: blocks of rows solved in order in one region
+ * (solve_steps.c), the same bits at every width. False (nothing done)
+ * outside those sizes or when this kernel's tiles are too large for the
+ * blocks' solves. */
+bool level3_solve_in_steps(tela_par par, const tri_view *t, tela_int s, tela_int n, double *b,
+                           tela_int ldb);
+
 static inline double tri_at(const tri_view *t, tela_int i, tela_int j)
 {
     return t->trans ? t->a[j + i * t->lda] : t->a[i + j * t->lda];

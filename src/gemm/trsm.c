@@ -4,7 +4,8 @@
  * Recursive: the triangle is halved until LEVEL3_BASE, the off-diagonal
  * block's update is one tela_dgemm (where the parallelism and almost all
  * the flops are), the small diagonal triangles are solved by the vector
- * loops of tri_base.c. */
+ * loops of tri_base.c. On the left with few right-hand sides, larger
+ * triangles go by blocks of rows in one region instead (solve_steps.c). */
 #include "gemm/level3.h"
 
 static void solve(const level3_ctx *ctx, const tri_view *t, bool left, tela_int o, tela_int s,
@@ -57,7 +58,8 @@ int tela_dtrsm(tela_par par, char side, char uplo, char transa, char diag, tela_
         level3_triangular_args(side, uplo, transa, diag, m, n, alpha, a, lda, b, ldb, &t, &left);
     if (status == 0) {
         const level3_ctx ctx = {par, false, NULL, 0};
-        solve(&ctx, &t, left, 0, left ? m : n, m, n, b, ldb);
+        if (!left || !level3_solve_in_steps(par, &t, m, n, b, ldb))
+            solve(&ctx, &t, left, 0, left ? m : n, m, n, b, ldb);
     }
     return status < 0 ? status : 0;
 }
