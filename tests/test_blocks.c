@@ -1,8 +1,9 @@
 /* test_blocks.c — the GEMM cache blocks derived from cache sizes
  * (src/gemm/select.c): this project's Zen 5, a Haswell-like part, unknown
  * caches, and the blocks of the kernel this CPU runs; the unpacked path's
- * choice where lda puts A's columns into one L1 set (driver.c); and the
- * packing buffer every region member holds (buffer.c). */
+ * choice where lda puts A's columns into one L1 set (driver.c); the
+ * packing buffer every region member holds (buffer.c); and the narrow
+ * edge kernel against the whole tile's. */
 #define _GNU_SOURCE
 #include "testutil.h"
 
@@ -136,6 +137,39 @@ static void test_region_members_hold_a_buffer(void **state)
     tela_pool_destroy(job.pool);
 }
 
+/* An edge tile of cols columns computed by the narrow kernel holds the bits
+ * of the same columns of the whole tile (edges then add them alike). */
+static void test_narrow_edge_kernel_bits(void **state)
+{
+    (void)state;
+    const gemm_kernel *kr = gemm_kernel_get();
+    if (!kr->narrow)
+        skip(); /* this CPU's kernel computes edges as whole tiles */
+    enum { KC = 300 };
+    double *a = aligned_alloc(64, sizeof(double) * KC * GEMM_MR_MAX),
+           *b = aligned_alloc(64, sizeof(double) * KC * GEMM_NR_MAX);
+    assert_non_null(a);
+    assert_non_null(b);
+    srand(7);
+    for (int i = 0; i < KC * GEMM_MR_MAX; i++)
+        a[i] = (double)rand() / RAND_MAX - 0.5;
+    for (int i = 0; i < KC * GEMM_NR_MAX; i++)
+        b[i] = (double)rand() / RAND_MAX - 0.5;
+    double whole[GEMM_MR_MAX * GEMM_NR_MAX] __attribute__((aligned(64)));
+    double narrow[GEMM_MR_MAX * GEMM_NR_MAX] __attribute__((aligned(64)));
+    for (int kc = 1; kc <= KC; kc += 37) {
+        kr->ukernel(kc, a, b, whole, kr->mr, 0.0);
+        for (int cols = 1; cols <= kr->nr * 2 / 3; cols++) {
+            memset(narrow, 0, sizeof narrow);
+            kr->narrow(kc, a, b, narrow, cols);
+            if (memcmp(narrow, whole, sizeof(double) * (size_t)(kr->mr * cols)) != 0)
+                fail_msg("kc %d, %d columns: not the whole tile's bits", kc, cols);
+        }
+    }
+    free(a);
+    free(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -145,6 +179,7 @@ int main(void)
         cmocka_unit_test(test_running_kernel_blocks_fit),
         cmocka_unit_test(test_unpacked_path_and_lda),
         cmocka_unit_test(test_region_members_hold_a_buffer),
+        cmocka_unit_test(test_narrow_edge_kernel_bits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

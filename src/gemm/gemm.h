@@ -20,6 +20,11 @@
 
 typedef void (*gemm_ukernel)(int kc, const double *restrict a, const double *restrict b,
                              double *restrict c, ptrdiff_t ldc, double beta);
+/* The first cols (< nr) columns of the micro-kernel's tile, beta 0, into
+ * tile (mr rows apart): each element summed in the same order as the full
+ * tile, so the same bits, for the flops of those columns only. */
+typedef void (*gemm_ukernel_narrow)(int kc, const double *restrict a, const double *restrict b,
+                                    double *restrict tile, int cols);
 
 struct gemm_problem;
 
@@ -65,7 +70,8 @@ typedef struct gemm_kernel {
     gemm_pack_b_fn pack_b;                        /* gemm_pack_b's contract, for this nr */
     gemm_tri_fn tri_left, tri_right;              /* trsm/trmm base cases */
     gemm_unit_lower_fn unit_lower_panel;          /* getrf's solve on packed U12 */
-    bool unpacked_fast; /* small is a vector path worth using beyond tiny sizes */
+    bool unpacked_fast;         /* small is a vector path worth using beyond tiny sizes */
+    gemm_ukernel_narrow narrow; /* edge tiles of few columns; NULL: the whole tile */
 } gemm_kernel;
 
 /* The kernel for this CPU, chosen once (cpuid); TELA_GEMM_KERNEL=generic,
@@ -79,6 +85,8 @@ const gemm_kernel *gemm_kernel_by_name(const char *name);
 
 void gemm_ukernel_avx512(int kc, const double *restrict a, const double *restrict b,
                          double *restrict c, ptrdiff_t ldc, double beta);
+void gemm_ukernel_narrow_avx512(int kc, const double *restrict a, const double *restrict b,
+                                double *restrict tile, int cols);
 void gemm_ukernel_avx2(int kc, const double *restrict a, const double *restrict b,
                        double *restrict c, ptrdiff_t ldc, double beta);
 void gemm_ukernel_generic(int kc, const double *restrict a, const double *restrict b,

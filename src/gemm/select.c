@@ -17,11 +17,11 @@ static gemm_kernel kernels[] = {
     /* kc 256 x nr 12 x 8 B = 24 KiB of B in L1; mc 192 x kc 256 = 384 KiB of A in L2. */
     {"avx512", 16, 12, 192, 256, 4092, gemm_ukernel_avx512, gemm_small_avx512, gemm_pack_a_avx512,
      gemm_pack_b_avx512, gemm_tri_left_avx512, gemm_tri_right_avx512, gemm_unit_lower_panel_avx512,
-     true},
+     true, gemm_ukernel_narrow_avx512},
     {"avx2", 8, 6, 144, 256, 4092, gemm_ukernel_avx2, gemm_small, gemm_pack_a, gemm_pack_b,
-     gemm_tri_left_generic, gemm_tri_right_generic, gemm_unit_lower_panel_avx2, false},
+     gemm_tri_left_generic, gemm_tri_right_generic, gemm_unit_lower_panel_avx2, false, NULL},
     {"generic", 4, 4, 128, 256, 2048, gemm_ukernel_generic, gemm_small, gemm_pack_a, gemm_pack_b,
-     gemm_tri_left_generic, gemm_tri_right_generic, gemm_unit_lower_panel_generic, false},
+     gemm_tri_left_generic, gemm_tri_right_generic, gemm_unit_lower_panel_generic, false, NULL},
 };
 
 static bool cpu_runs(const char *name)
