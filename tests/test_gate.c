@@ -420,6 +420,39 @@ static void test_gated_regions_run_at_the_gates_width(void **state)
     assert_int_equal(tela_costs_load(NULL), TELA_OK);
 }
 
+/* par_may_split lets a routine whose largest region cannot pay run all its
+ * steps serially: it must never refuse a region the gate would split. */
+static void test_may_split_never_refuses_what_the_gate_splits(void **state)
+{
+    (void)state;
+    static const char *const tables[] = {FIXTURE, NULL};
+    for (int t = 0; t < 2; t++) {
+        assert_int_equal(tela_costs_load(tables[t]), TELA_OK);
+        for (int r = 0; r < TELA_ROUTE_COUNT; r++) {
+            bool refused_some = false;
+            for (double e = 100.0; e < 1e9; e *= 1.1) {
+                const bool may = par_gate_may_pay((tela_route)r, e);
+                if (tela_gate_width(e, 1, (tela_route)r, 64) >= 2 && !may)
+                    fail_msg("route %d, %.0f ns: the gate splits it, may_pay says no", r, e);
+                refused_some |= !may;
+            }
+            assert_true(refused_some); /* 100 ns never pays */
+        }
+    }
+    tela_pool *pool = tu_pool_of_width(2);
+    assert_non_null(pool);
+    tela_team *team = tela_team_acquire(pool, 2);
+    assert_non_null(team);
+    assert_false(par_may_split(tela_par_team(team), 100.0));
+    assert_true(par_may_split(tela_par_team(team), 1e9));
+    assert_true(par_may_split(tela_par_pool(pool), 1e9));
+    assert_false(par_may_split(tela_par_limit(tela_par_team(team), 1), 1e9));
+    assert_false(par_may_split(tela_par_seq(), 1e12));
+    assert_true(par_may_split(tela_par_team(NULL), 1.0)); /* the region reports it */
+    assert_int_equal(tela_team_release(team), 0);
+    tela_pool_destroy(pool);
+}
+
 /* ---- the trace ---- */
 
 #define TRACE_THREADS 8
@@ -523,6 +556,7 @@ int main(void)
         cmocka_unit_test(test_bad_tela_costs_falls_back_to_builtin),
         cmocka_unit_test(test_cache_file_of_another_cpu_is_ignored),
         cmocka_unit_test(test_gated_regions_run_at_the_gates_width),
+        cmocka_unit_test(test_may_split_never_refuses_what_the_gate_splits),
         cmocka_unit_test(test_trace_lines_are_whole_under_concurrency),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -1,11 +1,15 @@
 /* potrs.c — tela_dpotrs and tela_dposv: solves with potrf's factor, two
  * triangular solves. */
 #include "chol/chol.h"
+#include "par/par.h"
 
 static void solve(tela_par par, bool upper, tela_int n, tela_int nrhs, const double *a,
                   tela_int lda, double *b, tela_int ldb)
 {
     const char uplo = upper ? 'U' : 'L';
+    /* Each triangular solve is the largest region. */
+    if (!par_may_split(par, (double)n * (double)n * (double)nrhs * par_rate_gemm_ns_per_flop()))
+        par = tela_par_seq();
     /* A = U^T U: U^T Y = B, U X = Y; A = L L^T: L Y = B, L^T X = Y. */
     tela_dtrsm(par, 'L', uplo, upper ? 'T' : 'N', 'N', n, nrhs, 1.0, a, lda, b, ldb);
     tela_dtrsm(par, 'L', uplo, upper ? 'N' : 'T', 'N', n, nrhs, 1.0, a, lda, b, ldb);

@@ -4,6 +4,7 @@
  * the parallelism), factor that, swap the left half. Larger matrices go
  * by panels in one region (blocked.c), with this for the panels. */
 #include "lu/lu.h"
+#include "par/par.h"
 
 /* Panels at most this wide are factored column by column (panel.c). */
 #define LU_BASE 8
@@ -50,7 +51,15 @@ int tela_dgetrf(tela_par par, tela_int m, tela_int n, double *a, tela_int lda, t
         return -3;
     if (!ipiv)
         return -5;
-    if ((m < n ? m : n) >= LU_BLOCKED_MIN)
+    const tela_int mn = m < n ? m : n;
+    if (mn >= LU_BLOCKED_MIN)
         return (int)lu_factor_blocked(par, m, n, a, lda, ipiv);
+    /* The recursion's largest regions: the top update and the first panel. */
+    const tela_int n1 = split(mn);
+    const double update_ns =
+        2.0 * (double)(m - n1) * (double)(n - n1) * (double)n1 * par_rate_gemm_ns_per_flop();
+    const double panel_ns = lu_panel_estimate_ns(m, n < LU_BASE ? n : LU_BASE);
+    if (!par_may_split(par, update_ns > panel_ns ? update_ns : panel_ns))
+        par = tela_par_seq();
     return (int)lu_factor_recursive(par, m, n, a, lda, ipiv);
 }

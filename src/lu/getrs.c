@@ -1,6 +1,7 @@
 /* getrs.c — tela_dgetrs and tela_dgesv: solves with getrf's factors, the
  * row interchanges then two triangular solves (or the reverse for A^T). */
 #include "lu/lu.h"
+#include "par/par.h"
 
 bool lu_trans(char c, bool *trans)
 {
@@ -11,6 +12,9 @@ bool lu_trans(char c, bool *trans)
 static void solve(tela_par par, bool trans, tela_int n, tela_int nrhs, const double *a,
                   tela_int lda, const tela_int *ipiv, double *b, tela_int ldb)
 {
+    /* Each triangular solve is the largest region. */
+    if (!par_may_split(par, (double)n * (double)n * (double)nrhs * par_rate_gemm_ns_per_flop()))
+        par = tela_par_seq();
     if (!trans) {
         lu_swap_rows(par, nrhs, b, ldb, 0, n, ipiv);
         tela_dtrsm(par, 'L', 'L', 'N', 'U', n, nrhs, 1.0, a, lda, b, ldb);

@@ -18,6 +18,8 @@ void lu_swap_rows(tela_par par, tela_int n, double *a, tela_int lda, tela_int fr
  * the panel in ipiv[0 .. min(m, n)). Returns the first zero pivot's column
  * (1-based) or 0. */
 tela_int lu_panel(tela_par par, tela_int m, tela_int n, double *a, tela_int lda, tela_int *ipiv);
+/* The serial time lu_panel's gate is told for an m x n panel. */
+double lu_panel_estimate_ns(tela_int m, tela_int n);
 
 /* getrf's two algorithms, chosen by size alone (so every width computes
  * the same bits): below LU_BLOCKED_MIN = min(m, n) the recursion of

@@ -166,17 +166,23 @@ static void panel_body(tela_member *self, void *arg)
     }
 }
 
+double lu_panel_estimate_ns(tela_int m, tela_int n)
+{
+    const tela_int mn = m < n ? m : n;
+    double visits = 0.0;
+    for (tela_int j = 0; j < mn; j++)
+        visits += (double)(m - j) * (double)(n - j);
+    return visits * LU_PANEL_NS;
+}
+
 tela_int lu_panel(tela_par par, tela_int m, tela_int n, double *a, tela_int lda, tela_int *ipiv)
 {
     panel_job job = {
         .m = m, .n = n, .lda = lda, .a = a, .ipiv = ipiv, .info = 0, .avx512 = panel_avx512()};
     const tela_int mn = m < n ? m : n;
-    double visits = 0.0;
-    for (tela_int j = 0; j < mn; j++)
-        visits += (double)(m - j) * (double)(n - j);
     const int sections = (int)(2 * mn);
     if (tela_parallel_gated(tela_par_limit(par, PANEL_MAX_WIDTH), "getrf-panel",
-                            visits * LU_PANEL_NS, sections, panel_body, &job) < 0) {
+                            lu_panel_estimate_ns(m, n), sections, panel_body, &job) < 0) {
         job.info = 0; /* a bad policy (reported): the whole panel on the caller */
         par_region_run_serial(panel_body, &job);
     }

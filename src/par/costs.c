@@ -593,6 +593,13 @@ int tela_gate_width(double estimate_ns, int sections, tela_route route, int max_
                          t->cheapest[TELA_ROUTE_TEAM], active_cost_of, t);
 }
 
+bool par_gate_may_pay(tela_route route, double estimate_ns)
+{
+    /* estimate / w >= PAYS * cost(w) needs estimate >= PAYS * 2 * the least
+     * cost at any width >= 2. */
+    return estimate_ns >= TELA_PAYS * 2.0 * active_get()->cheapest[route];
+}
+
 int par_gate_width_with(const par_costs *costs, double estimate_ns, int sections, tela_route route,
                         int max_width)
 {

@@ -334,6 +334,15 @@ int par_gate_scan(double estimate_ns, int sections, tela_route route, int max_wi
                   double (*cost)(const void *table, tela_route, int), const void *table);
 /* Serial rates of the active table (defaults where not measured). */
 double par_rate_gemm_ns_per_flop(void);
+/* Whether a region of estimate_ns could pay a second member on route at
+ * any width (the gate's necessary condition, from the active table). */
+bool par_gate_may_pay(tela_route route, double estimate_ns);
+/* Whether any region of at most estimate_ns could run wider than one under
+ * par: a routine whose largest region cannot runs with tela_par_seq(), and
+ * its many small steps skip their gates (~15-20 ns each on a held team:
+ * getrf 32-128 on two threads ran 1.5% below one). True for a bad policy,
+ * whose regions report it. */
+bool par_may_split(tela_par par, double estimate_ns);
 double par_rate_copy_ns_per_element(void);
 
 /* Trace (TELA_TRACE=FILE): true when on. One write(2) per line on an

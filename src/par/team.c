@@ -225,7 +225,8 @@ void *tela_team_workspace(tela_team *team, size_t bytes)
         par_error(TELA_EINVAL, "tela_team_workspace", "team is NULL");
         return NULL;
     }
-    if (atomic_load(&team->running)) {
+    /* Inside any region (a width-1 run on the team leaves it unmarked). */
+    if (atomic_load(&team->running) || par_current_member()) {
         par_error(TELA_EBUSY, "tela_team_workspace",
                   "workspace is sized before a region starts, not inside it");
         return NULL;
