@@ -21,13 +21,15 @@ static __attribute__((noinline)) void prefetch_tile(const double *c, ptrdiff_t l
     }
 }
 
-void gemm_ukernel_avx512(int kc, const double *restrict a, const double *restrict b,
-                         double *restrict c, ptrdiff_t ldc, double beta)
+/* The first nc columns of the tile over kc steps, from zero: every kernel
+ * here sums an element the same way, in registers. */
+static inline __attribute__((always_inline)) void accumulate(int kc, const double *restrict a,
+                                                             const double *restrict b,
+                                                             __m512d lo[NR], __m512d hi[NR],
+                                                             const int nc)
 {
-    __m512d lo[NR], hi[NR];
-    prefetch_tile(c, ldc);
 #pragma GCC unroll 12
-    for (int j = 0; j < NR; j++) {
+    for (int j = 0; j < nc; j++) {
         lo[j] = _mm512_setzero_pd();
         hi[j] = _mm512_setzero_pd();
     }
@@ -37,7 +39,7 @@ void gemm_ukernel_avx512(int kc, const double *restrict a, const double *restric
         /* The next A panel rows, a few iterations ahead: they come from L2. */
         _mm_prefetch((const char *)(a + (ptrdiff_t)8 * MR), _MM_HINT_T0);
 #pragma GCC unroll 12
-        for (int j = 0; j < NR; j++) {
+        for (int j = 0; j < nc; j++) {
             const __m512d bj = _mm512_set1_pd(b[j]);
             lo[j] = _mm512_fmadd_pd(a0, bj, lo[j]);
             hi[j] = _mm512_fmadd_pd(a1, bj, hi[j]);
@@ -45,6 +47,14 @@ void gemm_ukernel_avx512(int kc, const double *restrict a, const double *restric
         a += MR;
         b += NR;
     }
+}
+
+void gemm_ukernel_avx512(int kc, const double *restrict a, const double *restrict b,
+                         double *restrict c, ptrdiff_t ldc, double beta)
+{
+    __m512d lo[NR], hi[NR];
+    prefetch_tile(c, ldc);
+    accumulate(kc, a, b, lo, hi, NR);
     if (beta == 0.0) {
 #pragma GCC unroll 12
         for (int j = 0; j < NR; j++) {
@@ -69,32 +79,15 @@ void gemm_ukernel_avx512(int kc, const double *restrict a, const double *restric
     }
 }
 
-/* The first NC columns of the tile, in the full kernel's order of FMAs per
- * element. An edge of 4 columns (nrhs = 100 is 8 x 12 + 4) cost a whole
- * tile's 24 FMAs a step for 8 of use. */
+/* The first 4 or 8 columns of the tile (an edge of 4 columns, as with
+ * nrhs = 100 = 8 x 12 + 4, cost a whole tile's 24 FMAs a step for 8 of
+ * use), stored into the edge buffer. */
 static inline __attribute__((always_inline)) void narrow_tile(int kc, const double *restrict a,
                                                               const double *restrict b,
                                                               double *restrict tile, const int nc)
 {
-    __m512d lo[8], hi[8];
-#pragma GCC unroll 8
-    for (int j = 0; j < nc; j++) {
-        lo[j] = _mm512_setzero_pd();
-        hi[j] = _mm512_setzero_pd();
-    }
-    for (int p = 0; p < kc; p++) {
-        const __m512d a0 = _mm512_load_pd(a);
-        const __m512d a1 = _mm512_load_pd(a + 8);
-        _mm_prefetch((const char *)(a + (ptrdiff_t)8 * MR), _MM_HINT_T0);
-#pragma GCC unroll 8
-        for (int j = 0; j < nc; j++) {
-            const __m512d bj = _mm512_set1_pd(b[j]);
-            lo[j] = _mm512_fmadd_pd(a0, bj, lo[j]);
-            hi[j] = _mm512_fmadd_pd(a1, bj, hi[j]);
-        }
-        a += MR;
-        b += NR;
-    }
+    __m512d lo[NR], hi[NR];
+    accumulate(kc, a, b, lo, hi, nc);
 #pragma GCC unroll 8
     for (int j = 0; j < nc; j++) {
         _mm512_store_pd(tile + j * MR, lo[j]);
