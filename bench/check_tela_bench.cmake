@@ -4,7 +4,8 @@
 # 1 and 2 threads, two rounds, with the
 # environment as it is (OPENBLAS_CORETYPE may well be set), and checks that the run succeeded
 # (which includes the agreement or residual check of every size), that the CSV has a row from
-# both sides for every routine, thread count and size (nrhs filled in for the solves only), and
+# both sides for every routine, thread count and size (nrhs filled in for the solves only; at
+# 2 threads also tela serially, timed in the same rounds), and
 # that the plot is an SVG file with a panel per routine — never what the times are.
 # Variables: BENCH (the program), WORK_DIR. A tela-bench that finds no OpenBLAS exits 77:
 # the test is then reported as skipped.
@@ -89,7 +90,12 @@ foreach(routine ${routines})
     foreach(trans ${variants})
         foreach(thread ${threads})
             foreach(n ${sizes})
-                foreach(side tela openblas)
+                # Two threads at n <= 128 also time tela serially in the same rounds.
+                set(sides tela openblas)
+                if(thread GREATER 1 AND n LESS_EQUAL 128)
+                    list(APPEND sides tela_serial)
+                endif()
+                foreach(side ${sides})
                     set(row "^${routine},${trans},${thread},${n},${side},${number},${number},${number},${rounds},${routine_nrhs}$")
                     set(found 0)
                     foreach(line ${rows})

@@ -74,6 +74,11 @@ static const enum tb_routine quick_routines[] = {TB_GEMM, TB_TRSM,  TB_TRMM,
  * timing programs use, so the solves' cost grows as n^2 (a trsm of n x 100). */
 #define DEFAULT_NRHS 100
 
+/* Up to this order, a group of two or more threads also times tela serially in the same
+ * rounds: issue 6 asks two threads to be no slower than one there, and the two groups run
+ * minutes apart (the caller may even sit on another core), so only the same rounds compare. */
+#define SCALING_MAX_N 128
+
 struct settings {
     enum tb_routine routines[TB_ROUTINE_COUNT]; /* --routines, in the order given */
     int routine_count;
@@ -113,6 +118,8 @@ struct group {
     int size_count;
     int done; /* sizes measured so far */
     struct summary result[MAX_SIZES][TB_SIDE_COUNT];
+    struct summary serial[MAX_SIZES]; /* tela serially in the same rounds (SCALING_MAX_N) */
+    int has_serial[MAX_SIZES];
     struct tb_check check[MAX_SIZES]; /* tb_problem_check of the checked calls */
     long calls[MAX_SIZES];            /* calls per timed batch */
     int tela_width;                   /* width of tela's team (1: tela_par_seq) */
@@ -340,8 +347,11 @@ static int measure_size(struct bench *bench, struct group *g, int index, const s
     int made = 0;
     while (made < TB_SIDE_COUNT && tb_state_init(&p, &out[made]) == 0)
         made++;
-    double *gflops = calloc((size_t)settings->rounds * TB_SIDE_COUNT, sizeof *gflops);
+    /* Slot TB_SIDE_COUNT: tela serially (groups of 2+ threads, n <= SCALING_MAX_N). */
+    const int slots = g->threads > 1 && n <= SCALING_MAX_N ? TB_SIDE_COUNT + 1 : TB_SIDE_COUNT;
+    double *gflops = calloc((size_t)settings->rounds * (TB_SIDE_COUNT + 1), sizeof *gflops);
     int status = made == TB_SIDE_COUNT && gflops ? 0 : -1;
+    const struct sides serial = {tela_par_seq(), sides->openblas};
 
     /* The check: one call of each side from the same starting values. */
     int64_t per_call[TB_SIDE_COUNT] = {0, 0};
@@ -386,20 +396,22 @@ static int measure_size(struct bench *bench, struct group *g, int index, const s
         snprintf(what, sizeof what, "round %d/%d", round + 1, settings->rounds);
         progress(bench, g, n, what);
         /* Alternate who goes first, so neither side always runs right after the other. */
-        for (int k = 0; k < TB_SIDE_COUNT && status == 0; k++) {
-            enum tb_side side = (enum tb_side)(round % 2 ? TB_SIDE_COUNT - 1 - k : k);
+        for (int k = 0; k < slots && status == 0; k++) {
+            const int slot = round % 2 ? slots - 1 - k : k;
+            const struct sides *how = slot == TB_SIDE_COUNT ? &serial : sides;
+            const enum tb_side side = slot == TB_SIDE_COUNT ? TB_TELA : (enum tb_side)slot;
             if (settle(settings->settle_max_ms) != 0)
                 bench->settle_timeouts++;
             /* Short calls: one untimed call first wakes this side's sleeping workers, so the
              * batch measures calls back to back, as a program making many of them sees. */
             if (calls > 1)
-                status = run_calls(sides, side, &p, &out[side], 1) < 0 ? -1 : 0;
-            int64_t ns = status == 0 ? run_calls(sides, side, &p, &out[side], calls) : -1;
+                status = run_calls(how, side, &p, &out[side], 1) < 0 ? -1 : 0;
+            int64_t ns = status == 0 ? run_calls(how, side, &p, &out[side], calls) : -1;
             if (ns <= 0) {
                 status = -1;
                 break;
             }
-            gflops[(size_t)side * (size_t)settings->rounds + (size_t)round] =
+            gflops[(size_t)slot * (size_t)settings->rounds + (size_t)round] =
                 p.flops * (double)calls / (double)ns;
         }
     }
@@ -407,6 +419,10 @@ static int measure_size(struct bench *bench, struct group *g, int index, const s
         for (int side = 0; side < TB_SIDE_COUNT; side++)
             g->result[index][side] =
                 summarize(gflops + (size_t)side * (size_t)settings->rounds, settings->rounds);
+        g->has_serial[index] = slots > TB_SIDE_COUNT;
+        if (g->has_serial[index])
+            g->serial[index] = summarize(gflops + (size_t)TB_SIDE_COUNT * (size_t)settings->rounds,
+                                         settings->rounds);
     }
     free(gflops);
     for (int side = 0; side < made; side++)
@@ -514,6 +530,14 @@ static void print_table(const struct bench *bench, const struct group *g)
                format_summary(t, tela, sizeof tela), format_summary(o, openblas, sizeof openblas),
                ratio, g->calls[i], format_check(g, i, settings->tolerance, check, sizeof check));
     }
+    for (int i = 0; i < g->done; i++) {
+        if (!g->has_serial[i])
+            continue;
+        const struct summary t = g->result[i][TB_TELA], one = g->serial[i];
+        printf("  n = %d, tela at %d threads against tela serially in the same rounds: %.2f "
+               "(%.1f / %.1f GFLOP/s)\n",
+               g->sizes[i], g->threads, t.median / one.median, t.median, one.median);
+    }
     fflush(stdout);
 }
 
@@ -540,6 +564,12 @@ static int write_csv(const struct bench *bench, const char *path)
                 fprintf(csv, "%s,%s,%d,%d,%s,%.3f,%.3f,%.3f,%d,%s\n", tb_routine_names[g->routine],
                         trans, g->threads, g->sizes[i], tb_side_names[side], s.median, s.min, s.max,
                         bench->settings.rounds, nrhs);
+            }
+            if (g->has_serial[i]) {
+                const struct summary s = g->serial[i];
+                fprintf(csv, "%s,%s,%d,%d,tela_serial,%.3f,%.3f,%.3f,%d,%s\n",
+                        tb_routine_names[g->routine], trans, g->threads, g->sizes[i], s.median,
+                        s.min, s.max, bench->settings.rounds, nrhs);
             }
         }
     }
