@@ -90,8 +90,8 @@ static inline __attribute__((always_inline)) void narrow_tile(int kc, const doub
     accumulate(kc, a, b, lo, hi, nc);
 #pragma GCC unroll 8
     for (int j = 0; j < nc; j++) {
-        _mm512_store_pd(tile + j * MR, lo[j]);
-        _mm512_store_pd(tile + j * MR + 8, hi[j]);
+        _mm512_store_pd(tile + (ptrdiff_t)j * MR, lo[j]);
+        _mm512_store_pd(tile + (ptrdiff_t)j * MR + 8, hi[j]);
     }
 }
 
