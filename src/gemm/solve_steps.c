@@ -32,18 +32,21 @@ static tela_int block_start(tela_int s, tela_int blocks, tela_int i)
     return i >= blocks ? s : i * s / blocks / 8 * 8;
 }
 
+/* The fewest blocks none of which is wider than LEVEL3_CHUNK_TRI (rounding
+ * the starts down to multiples of 8 can widen one by up to 7). */
 static tela_int blocks_for(tela_int s)
 {
     tela_int blocks = (s + LEVEL3_CHUNK_TRI - 1) / LEVEL3_CHUNK_TRI;
-    for (;; blocks++) {
+    for (; blocks < s; blocks++) {
         tela_int widest = 0;
         for (tela_int i = 0; i < blocks; i++) {
             const tela_int order = block_start(s, blocks, i + 1) - block_start(s, blocks, i);
             widest = order > widest ? order : widest;
         }
         if (widest <= LEVEL3_CHUNK_TRI)
-            return blocks;
+            break;
     }
+    return blocks;
 }
 
 /* [from, to) of count units for member r of w, in balanced shares. */
