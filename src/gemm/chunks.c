@@ -144,12 +144,8 @@ static void solve_groups(const level3_ctx *ctx, tela_int from, tela_int to, void
 {
     const solve_chunk_job *job = arg;
     const level3_solve_plan *pr = &job->probe;
-    level3_solve_plan plan;
-    const bool whole = ctx->buf && ctx->buf_len >= level3_solve_plan_len(pr->s);
-    level3_solve_prepare(&plan, &pr->t, pr->left, pr->o, pr->s, whole ? ctx->buf : NULL);
-    const tela_int first = from * pr->v, last = to * pr->v < job->rhs ? to * pr->v : job->rhs;
-    level3_solve_apply(&plan, last - first, job->b + (pr->left ? first * job->ldb : first),
-                       job->ldb);
+    level3_solve_groups(&pr->t, pr->left, pr->o, pr->s, from, to, job->rhs, job->b, job->ldb,
+                        ctx->buf, ctx->buf_len);
 }
 
 bool level3_solve_by_blocks(const level3_ctx *ctx, const tri_view *t, bool left, tela_int o,

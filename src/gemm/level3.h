@@ -97,6 +97,13 @@ bool level3_solve_prepare(level3_solve_plan *plan, const tri_view *t, bool left,
                           tela_int s, double *buf);
 /* Solves rhs columns (left) or rows (right) of B with the plan. */
 void level3_solve_apply(const level3_solve_plan *p, tela_int rhs, double *b, tela_int ldb);
+/* Groups [g0, g1) of the tile's right-hand sides (of rhs in all) solved
+ * with the triangle op(A)[o.., o..] of order s, whose first row of B is b:
+ * the plan prepared into buf when it holds level3_solve_plan_len(s)
+ * doubles, else unprepared (the same bits). */
+void level3_solve_groups(const tri_view *t, bool left, tela_int o, tela_int s, tela_int g0,
+                         tela_int g1, tela_int rhs, double *b, tela_int ldb, double *buf,
+                         size_t buf_len);
 /* trsm's step on a triangle of order (LEVEL3_BASE, LEVEL3_CHUNK_TRI]:
  * with two or more groups of the tile's right-hand sides, outside a chunk,
  * the groups shared among members through the gate in balanced ranges (any

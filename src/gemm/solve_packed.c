@@ -152,3 +152,16 @@ void level3_solve_apply(const level3_solve_plan *p, tela_int rhs, double *b, tel
         }
     }
 }
+
+void level3_solve_groups(const tri_view *t, bool left, tela_int o, tela_int s, tela_int g0,
+                         tela_int g1, tela_int rhs, double *b, tela_int ldb, double *buf,
+                         size_t buf_len)
+{
+    level3_solve_plan plan = plan_of(t, left, o, s);
+    const tela_int first = g0 * plan.v, last = g1 * plan.v < rhs ? g1 * plan.v : rhs;
+    if (first >= last)
+        return;
+    const bool whole = buf && buf_len >= level3_solve_plan_len(s);
+    level3_solve_prepare(&plan, t, left, o, s, whole ? buf : NULL);
+    level3_solve_apply(&plan, last - first, b + (left ? first * ldb : first), ldb);
+}

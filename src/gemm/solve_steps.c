@@ -61,13 +61,8 @@ static void solve_block(const steps_job *job, tela_int r0, tela_int r1, int r, i
 {
     tela_int g0, g1;
     share_of((job->n + job->v - 1) / job->v, r, w, &g0, &g1);
-    const tela_int first = g0 * job->v, last = g1 * job->v < job->n ? g1 * job->v : job->n;
-    if (first >= last)
-        return;
-    level3_solve_plan plan;
-    const bool whole = buf && job->buf_len >= level3_solve_plan_len(r1 - r0);
-    level3_solve_prepare(&plan, job->t, true, r0, r1 - r0, whole ? buf : NULL);
-    level3_solve_apply(&plan, last - first, job->b + r0 + first * job->ldb, job->ldb);
+    level3_solve_groups(job->t, true, r0, r1 - r0, g0, g1, job->n, job->b + r0, job->ldb, buf,
+                        buf ? job->buf_len : 0);
 }
 
 /* The rows still to solve (below [r0, r1) for a lower triangle, above for
