@@ -159,7 +159,7 @@ static void test_narrow_edge_kernel_bits(void **state)
     double narrow[GEMM_MR_MAX * GEMM_NR_MAX] __attribute__((aligned(64)));
     for (int kc = 1; kc <= KC; kc += 37) {
         kr->ukernel(kc, a, b, whole, kr->mr, 0.0);
-        for (int cols = 1; cols <= kr->nr * 2 / 3; cols++) {
+        for (int cols = 1; cols < kr->nr; cols++) {
             memset(narrow, 0, sizeof narrow);
             kr->narrow(kc, a, b, narrow, cols);
             if (memcmp(narrow, whole, sizeof(double) * (size_t)(kr->mr * cols)) != 0)

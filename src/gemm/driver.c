@@ -54,7 +54,7 @@ void gemm_edge_tile(const gemm_kernel *kr, int kc, const double *a, const double
                     ptrdiff_t j0)
 {
     double tile[GEMM_MR_MAX * GEMM_NR_MAX] __attribute__((aligned(64)));
-    if (kr->narrow && cols <= kr->nr * 2 / 3)
+    if (kr->narrow && cols < kr->nr)
         kr->narrow(kc, a, b, tile, cols);
     else
         kr->ukernel(kc, a, b, tile, kr->mr, 0.0);

@@ -79,7 +79,7 @@ void gemm_ukernel_avx512(int kc, const double *restrict a, const double *restric
     }
 }
 
-/* The first 4 or 8 columns of the tile (an edge of 4 columns, as with
+/* The first 4, 8 or 12 columns of the tile (an edge of 4 columns, as with
  * nrhs = 100 = 8 x 12 + 4, cost a whole tile's 24 FMAs a step for 8 of
  * use), stored into the edge buffer. */
 static inline __attribute__((always_inline)) void narrow_tile(int kc, const double *restrict a,
@@ -100,8 +100,10 @@ void gemm_ukernel_narrow_avx512(int kc, const double *restrict a, const double *
 {
     if (cols <= 4)
         narrow_tile(kc, a, b, tile, 4);
-    else
+    else if (cols <= 8)
         narrow_tile(kc, a, b, tile, 8);
+    else
+        narrow_tile(kc, a, b, tile, NR);
 }
 #else
 void gemm_ukernel_avx512(int kc, const double *restrict a, const double *restrict b,
