@@ -2,12 +2,16 @@
  * (src/gemm/select.c): this project's Zen 5, a Haswell-like part, unknown
  * caches, and the blocks of the kernel this CPU runs; the unpacked path's
  * choice where lda puts A's columns into one L1 set (driver.c); the
- * packing buffer every region member holds (buffer.c); and the narrow
- * edge kernel against the whole tile's. */
+ * packing buffer every region member holds (buffer.c); the narrow edge
+ * kernel against the whole tile's; and the shares of trsm's steps by the
+ * members' rates (solve_steps.c). */
 #define _GNU_SOURCE
 #include "testutil.h"
 
 #include "gemm/gemm.h"
+#include "gemm/level3.h"
+
+#include <math.h>
 
 static gemm_kernel kernel_like(int mr, int nr)
 {
@@ -170,6 +174,52 @@ static void test_narrow_edge_kernel_bits(void **state)
     free(b);
 }
 
+/* The steps' shares by rate: every member's share computed apart must cover
+ * [0, count) once in rank order (a gap leaves rows unsolved, an overlap
+ * updates them twice), follow the rates to within one unit, and be even
+ * while any rate is unmeasured. */
+static void test_shares_by_speed(void **state)
+{
+    (void)state;
+    srand(11);
+    const tela_int counts[] = {0, 1, 7, 16, 113, 4096};
+    for (int w = 1; w <= 16; w++) {
+        double speeds[16];
+        for (int trial = 0; trial < 50; trial++) {
+            double total = 0.0;
+            for (int i = 0; i < w; i++) {
+                /* Rates of 1e-4 .. 1e-2 tiles per ns, some far apart. */
+                speeds[i] = 1e-4 * (1.0 + 99.0 * rand() / RAND_MAX);
+                total += speeds[i];
+            }
+            const bool unmeasured = trial % 5 == 0;
+            if (unmeasured)
+                speeds[rand() % w] = 0.0;
+            for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+                tela_int expect_from = 0;
+                for (int r = 0; r < w; r++) {
+                    tela_int from, to;
+                    level3_share_by_speed(speeds, counts[c], r, w, &from, &to);
+                    assert_int_equal(from, expect_from);
+                    assert_true(to >= from);
+                    if (unmeasured) {
+                        assert_int_equal(from, counts[c] * r / w);
+                    } else {
+                        const double fair = (double)counts[c] * speeds[r] / total;
+                        assert_true(fabs((double)(to - from) - fair) <= 1.0 + 1e-9);
+                    }
+                    expect_from = to;
+                }
+                assert_int_equal(expect_from, counts[c]);
+            }
+        }
+    }
+    tela_int from, to;
+    level3_share_by_speed(NULL, 10, 1, 3, &from, &to);
+    assert_int_equal(from, 3);
+    assert_int_equal(to, 6);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -180,6 +230,7 @@ int main(void)
         cmocka_unit_test(test_unpacked_path_and_lda),
         cmocka_unit_test(test_region_members_hold_a_buffer),
         cmocka_unit_test(test_narrow_edge_kernel_bits),
+        cmocka_unit_test(test_shares_by_speed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

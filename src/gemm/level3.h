@@ -119,6 +119,15 @@ bool level3_solve_by_blocks(const level3_ctx *ctx, const tri_view *t, bool left,
  * blocks' solves. */
 bool level3_solve_in_steps(tela_par par, const tri_view *t, tela_int s, tela_int n, double *b,
                            tela_int ldb);
+/* Member r's share [from, to) of count units, in proportion to the
+ * members' measured rates speeds[0..w) (evenly when speeds is NULL or any
+ * rate is not yet measured, <= 0). Every member sums the rates in the
+ * same order, so the shares cover [0, count) once, in rank order. The
+ * steps' updates use it: the cores differ by 5-15% and which is faster
+ * changes from second to second, and an even split left the faster one
+ * waiting at the barrier. */
+void level3_share_by_speed(const double *speeds, tela_int count, int r, int w, tela_int *from,
+                           tela_int *to);
 
 static inline double tri_at(const tri_view *t, tela_int i, tela_int j)
 {

@@ -13,6 +13,8 @@
  * 5-20% at 100 right-hand sides and 1.5-2x at 16-40, and lost 3-15% at
  * 1024, where the recursion's GEMMs are large (serially level). */
 #define STEPS_MAX_RHS 512
+/* Members whose rates the steps' shares follow. */
+#define STEPS_RATED 64
 
 typedef struct steps_job {
     const gemm_kernel *kr;
@@ -24,6 +26,10 @@ typedef struct steps_job {
     tela_int ldb;
     double *bufs; /* a buffer per member, buf_len doubles apart (may be NULL) */
     size_t buf_len;
+    /* Each member's update rate (tiles per ns), 0 until measured; members
+     * past STEPS_RATED share evenly. Here, not allocated: a call may come
+     * from inside a region. */
+    double speeds[STEPS_RATED];
 } steps_job;
 
 /* Block i's first row: a multiple of 8 (aligned columns), the blocks even. */
@@ -65,16 +71,35 @@ static void solve_block(const steps_job *job, tela_int r0, tela_int r1, int r, i
                         buf ? job->buf_len : 0);
 }
 
+void level3_share_by_speed(const double *speeds, tela_int count, int r, int w, tela_int *from,
+                           tela_int *to)
+{
+    double total = 0.0, before = 0.0;
+    for (int i = 0; speeds && i < w; i++) {
+        if (!(speeds[i] > 0.0)) {
+            total = 0.0;
+            break;
+        }
+        if (i < r)
+            before += speeds[i];
+        total += speeds[i];
+    }
+    if (total == 0.0) {
+        share_of(count, r, w, from, to);
+        return;
+    }
+    *from = (tela_int)((double)count * (before / total) + 0.5);
+    *to = r + 1 == w ? count : (tela_int)((double)count * ((before + speeds[r]) / total) + 0.5);
+}
+
 /* The rows still to solve (below [r0, r1) for a lower triangle, above for
- * an upper) minus op(A)[rows, r0:r1] X: this member's rows, in whole
- * tiles. Always the packed path, whose bits do not depend on where the
- * rows are cut. */
-static void update_rows(const steps_job *job, tela_int r0, tela_int r1, int r, int w, double *buf)
+ * an upper) minus op(A)[rows, r0:r1] X: tiles [u0, u1) of them. Always
+ * the packed path, whose bits do not depend on where the rows are cut. */
+static void update_rows(const steps_job *job, tela_int r0, tela_int r1, tela_int u0, tela_int u1,
+                        double *buf)
 {
     const tela_int top = job->t->lower ? r1 : 0, rows = job->t->lower ? job->s - r1 : r0;
     const tela_int mr = job->kr->mr;
-    tela_int u0, u1;
-    share_of((rows + mr - 1) / mr, r, w, &u0, &u1);
     const tela_int from = top + u0 * mr, to = top + (u1 * mr < rows ? u1 * mr : rows);
     if (from >= to)
         return;
@@ -96,18 +121,29 @@ static void update_rows(const steps_job *job, tela_int r0, tela_int r1, int r, i
 
 static void steps_body(tela_member *self, void *arg)
 {
-    const steps_job *job = arg;
+    steps_job *job = arg;
     const int w = tela_width(self), r = tela_rank(self);
     double *buf = job->bufs ? job->bufs + (size_t)r * job->buf_len : NULL;
+    double *speeds = w > 1 && w <= STEPS_RATED ? job->speeds : NULL;
     for (tela_int q = 0; q < job->blocks; q++) {
         const tela_int i = job->t->lower ? q : job->blocks - 1 - q;
         const tela_int r0 = block_start(job->s, job->blocks, i),
                        r1 = block_start(job->s, job->blocks, i + 1);
+        const tela_int rows = job->t->lower ? job->s - r1 : r0, mr = job->kr->mr;
+        /* The rates are read before the barrier that ends this solve and
+         * written only after it: every member reads the same ones. */
+        tela_int u0, u1;
+        level3_share_by_speed(speeds, (rows + mr - 1) / mr, r, w, &u0, &u1);
         solve_block(job, r0, r1, r, w, buf);
         if (q + 1 == job->blocks)
             break;
         tela_barrier(self);
-        update_rows(job, r0, r1, r, w, buf);
+        const double start = speeds ? par_monotonic_ns() : 0.0;
+        update_rows(job, r0, r1, u0, u1, buf);
+        if (speeds && u1 > u0) {
+            const double rate = (double)(u1 - u0) / (par_monotonic_ns() - start + 1.0);
+            speeds[r] = speeds[r] > 0.0 ? 0.5 * (speeds[r] + rate) : rate;
+        }
         tela_barrier(self);
     }
 }
@@ -119,7 +155,7 @@ bool level3_solve_in_steps(tela_par par, const tri_view *t, tela_int s, tela_int
     if (s <= LEVEL3_CHUNK_TRI || n > STEPS_MAX_RHS ||
         !level3_solve_prepare(&probe, t, true, 0, LEVEL3_CHUNK_TRI, NULL))
         return false;
-    steps_job job = {probe.kr, t, s, n, blocks_for(s), probe.v, b, ldb, NULL, 0};
+    steps_job job = {probe.kr, t, s, n, blocks_for(s), probe.v, b, ldb, NULL, 0, {0.0}};
     const int bound = par.kind == TELA_PAR_SEQ ? 1 : gemm_width_bound(par);
     const size_t plan = level3_solve_plan_len(LEVEL3_CHUNK_TRI),
                  gemm = gemm_serial_buffer_len(job.kr, s, n, LEVEL3_CHUNK_TRI);

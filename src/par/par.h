@@ -14,6 +14,16 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
+
+/* CLOCK_MONOTONIC in ns: the policy's and workers' timings, and the rates
+ * the steps' shares follow. */
+static inline double par_monotonic_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
 
 #define PAR_CACHE_LINE 64
 

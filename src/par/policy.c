@@ -306,13 +306,6 @@ static int run_region(tela_par par, int limit, const gate_request *gate, tela_bo
     return 1;
 }
 
-static double monotonic_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
 static int parallel(tela_par par, int width, const gate_request *gate, tela_body body, void *arg)
 {
     if (!body)
@@ -326,9 +319,9 @@ static int parallel(tela_par par, int width, const gate_request *gate, tela_body
     gemm_buffer_reserve();
     if (!par_trace_on())
         return run_region(par, limit, gate, body, arg, &route, &allowed);
-    double start = monotonic_ns();
+    double start = par_monotonic_ns();
     int used = run_region(par, limit, gate, body, arg, &route, &allowed);
-    double wall = monotonic_ns() - start;
+    double wall = par_monotonic_ns() - start;
     if (used > 0)
         par_trace_region(gate ? gate->name : "tela_parallel", gate ? gate->estimate_ns : 0,
                          gate ? gate->sections : 0, route, allowed, used, wall);

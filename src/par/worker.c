@@ -38,13 +38,6 @@ typedef struct packing {
     double move_after_ns; /* streak length at which we move */
 } packing;
 
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
 void par_worker_move_off(par_worker *self, int here)
 {
     /* While we move, our waker must not take our old CPU for ours: it
@@ -65,7 +58,7 @@ static void packing_after_region(par_worker *self, packing *p, int waker_cpu, bo
         p->regions = 0;
         return;
     }
-    double now = now_ns();
+    double now = par_monotonic_ns();
     if (now - p->last_ns > PACKED_GAP_NS)
         p->move_after_ns = PACKED_MOVE_FIRST_NS; /* a quiet spell: start afresh */
     if (p->regions == 0 || now - p->last_ns > PACKED_GAP_NS) {
