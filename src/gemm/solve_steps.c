@@ -71,22 +71,26 @@ static void solve_block(const steps_job *job, tela_int r0, tela_int r1, int r, i
                         buf ? job->buf_len : 0);
 }
 
+static bool all_measured(const double *speeds, int w)
+{
+    for (int i = 0; i < w; i++)
+        if (!(speeds[i] > 0.0))
+            return false;
+    return true;
+}
+
 void level3_share_by_speed(const double *speeds, tela_int count, int r, int w, tela_int *from,
                            tela_int *to)
 {
+    if (!speeds || !all_measured(speeds, w)) {
+        share_of(count, r, w, from, to);
+        return;
+    }
     double total = 0.0, before = 0.0;
-    for (int i = 0; speeds && i < w; i++) {
-        if (!(speeds[i] > 0.0)) {
-            total = 0.0;
-            break;
-        }
+    for (int i = 0; i < w; i++) {
         if (i < r)
             before += speeds[i];
         total += speeds[i];
-    }
-    if (total == 0.0) {
-        share_of(count, r, w, from, to);
-        return;
     }
     *from = (tela_int)((double)count * (before / total) + 0.5);
     *to = r + 1 == w ? count : (tela_int)((double)count * ((before + speeds[r]) / total) + 0.5);
