@@ -8,7 +8,7 @@ static void solve(tela_par par, bool upper, tela_int n, tela_int nrhs, const dou
 {
     const char uplo = upper ? 'U' : 'L';
     /* Each triangular solve is the largest region. */
-    if (!par_may_split(par, (double)n * (double)n * (double)nrhs * par_rate_gemm_ns_per_flop()))
+    if (!par_may_split(par, par_tri_estimate_ns(n, nrhs)))
         par = tela_par_seq();
     /* A = U^T U: U^T Y = B, U X = Y; A = L L^T: L Y = B, L^T X = Y. */
     tela_dtrsm(par, 'L', uplo, upper ? 'T' : 'N', 'N', n, nrhs, 1.0, a, lda, b, ldb);

@@ -104,13 +104,6 @@ static void tri_chunks(const level3_ctx *ctx, tela_int from, tela_int to, void *
     }
 }
 
-/* The serial time of a triangle's step on rhs right-hand sides: trsm and
- * trmm alike, s^2 multiply-adds per right-hand side. */
-static double tri_estimate_ns(tela_int s, tela_int rhs)
-{
-    return (double)s * (double)s * (double)rhs * par_rate_gemm_ns_per_flop();
-}
-
 static tela_int chunks_of(tela_int rhs)
 {
     return (rhs + LEVEL3_CHUNK - 1) / LEVEL3_CHUNK;
@@ -124,7 +117,7 @@ bool level3_tri_chunked(const level3_ctx *ctx, level3_tri_step step, const char 
     if (ctx->in_chunk || s > LEVEL3_CHUNK_TRI || rhs <= LEVEL3_CHUNK)
         return false;
     tri_chunk_job job = {step, t, left, o, s, m, n, b, ldb};
-    level3_chunks(ctx->par, name, chunks_of(rhs), tri_estimate_ns(s, rhs),
+    level3_chunks(ctx->par, name, chunks_of(rhs), par_tri_estimate_ns(s, rhs),
                   level3_chunk_buffer_len(s), tri_chunks, &job);
     return true;
 }
@@ -163,7 +156,8 @@ bool level3_solve_by_blocks(const level3_ctx *ctx, const tri_view *t, bool left,
          * of tiles (edge tiles add through a buffer as whole tiles do), so
          * the members take balanced shares of groups at any width: the
          * result is the serial one bitwise. */
-        level3_chunks(ctx->par, "dtrsm", groups, tri_estimate_ns(s, rhs), need, solve_groups, &job);
+        level3_chunks(ctx->par, "dtrsm", groups, par_tri_estimate_ns(s, rhs), need, solve_groups,
+                      &job);
         return true;
     }
     /* One group, or inside a chunk: on the caller, with the buffer it has. */

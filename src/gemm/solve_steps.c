@@ -165,7 +165,7 @@ bool level3_solve_in_steps(tela_par par, const tri_view *t, tela_int s, tela_int
                  gemm = gemm_serial_buffer_len(job.kr, s, n, LEVEL3_CHUNK_TRI);
     bool owned;
     job.bufs = gemm_member_buffers(par, bound, plan > gemm ? plan : gemm, &job.buf_len, &owned);
-    const double estimate_ns = (double)s * (double)s * (double)n * par_rate_gemm_ns_per_flop();
+    const double estimate_ns = par_tri_estimate_ns(s, n);
     if (tela_parallel_gated(tela_par_limit(par, bound), "dtrsm", estimate_ns,
                             (int)(2 * job.blocks - 1), steps_body, &job) < 0)
         par_region_run_serial(steps_body, &job); /* a bad policy (reported): serially */

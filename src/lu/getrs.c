@@ -13,7 +13,7 @@ static void solve(tela_par par, bool trans, tela_int n, tela_int nrhs, const dou
                   tela_int lda, const tela_int *ipiv, double *b, tela_int ldb)
 {
     /* Each triangular solve is the largest region. */
-    if (!par_may_split(par, (double)n * (double)n * (double)nrhs * par_rate_gemm_ns_per_flop()))
+    if (!par_may_split(par, par_tri_estimate_ns(n, nrhs)))
         par = tela_par_seq();
     if (!trans) {
         lu_swap_rows(par, nrhs, b, ldb, 0, n, ipiv);

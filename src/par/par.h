@@ -344,6 +344,13 @@ int par_gate_scan(double estimate_ns, int sections, tela_route route, int max_wi
                   double (*cost)(const void *table, tela_route, int), const void *table);
 /* Serial rates of the active table (defaults where not measured). */
 double par_rate_gemm_ns_per_flop(void);
+/* The serial time of a triangular solve or multiply of order s on rhs
+ * right-hand sides (s^2 multiply-adds each): what trsm's and trmm's
+ * regions tell the gate, and so what getrs and potrs ask par_may_split. */
+static inline double par_tri_estimate_ns(tela_int s, tela_int rhs)
+{
+    return (double)s * (double)s * (double)rhs * par_rate_gemm_ns_per_flop();
+}
 /* Whether a region of estimate_ns could pay a second member on route at
  * any width (the gate's necessary condition, from the active table). */
 bool par_gate_may_pay(tela_route route, double estimate_ns);
