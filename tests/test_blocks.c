@@ -23,12 +23,50 @@ static void test_zen5_caches(void **state)
 {
     (void)state;
     /* 48 KiB L1d, 1 MiB L2, 32 MiB L3: a 256 x 12 B panel is 24 KiB, a
-     * 192 x 256 A block 384 KiB, 4092 columns the cap. */
+     * 192 x 256 A block 384 KiB, a 256 x 1032 B block 2 MiB (the cap, 1024
+     * columns rounded up to whole panels), not a quarter of L3. */
     gemm_kernel kr = kernel_like(16, 12);
     gemm_blocks_for(&kr, 48 << 10, 1 << 20, 32 << 20);
     assert_int_equal(kr.kc, 256);
     assert_int_equal(kr.mc, 192);
-    assert_int_equal(kr.nc, 4092);
+    assert_int_equal(kr.nc, 1032);
+    /* The socket's L3, as this VM reports it, changes nothing. */
+    gemm_kernel vm = kernel_like(16, 12);
+    gemm_blocks_for(&vm, 48 << 10, 1 << 20, 532676608L);
+    assert_int_equal(vm.nc, 1032);
+    /* A small L3: a quarter of it. */
+    gemm_blocks_for(&vm, 48 << 10, 1 << 20, 4 << 20);
+    assert_int_equal(vm.nc, (4 << 20) / 4 / (256 * 8) / 12 * 12);
+}
+
+static void test_block_columns_even(void **state)
+{
+    (void)state;
+    const int nrs[] = {4, 6, 12};
+    for (size_t t = 0; t < sizeof nrs / sizeof nrs[0]; t++) {
+        gemm_kernel kr = kernel_like(16, nrs[t]);
+        kr.nc = 172 * nrs[t];
+        for (ptrdiff_t n = 1; n <= 9 * kr.nc; n += n < 3 * kr.nc ? 1 : 37) {
+            const int block = gemm_block_columns(&kr, n);
+            const ptrdiff_t blocks = (n + block - 1) / block;
+            if (n <= kr.nc) {
+                assert_int_equal(block, n);
+                continue;
+            }
+            assert_true(block <= kr.nc && block % kr.nr == 0);
+            /* As few blocks as nc allows, the last short by less than a
+             * panel per block. */
+            assert_int_equal(blocks, (n + kr.nc - 1) / kr.nc);
+            assert_true(n - (blocks - 1) * block > block - blocks * kr.nr);
+        }
+    }
+    gemm_kernel zen5 = kernel_like(16, 12);
+    zen5.nc = 1032;
+    assert_int_equal(gemm_block_columns(&zen5, 1024), 1024);
+    assert_int_equal(gemm_block_columns(&zen5, 2048), 1032); /* 1032 + 1016 */
+    assert_int_equal(gemm_block_columns(&zen5, 2070),
+                     696); /* 696 + 696 + 678, not 1032 + 1032 + 6 */
+    assert_int_equal(gemm_block_columns(&zen5, 3072), 1032); /* 1032 + 1032 + 1008 */
 }
 
 static void test_haswell_caches(void **state)
@@ -65,6 +103,8 @@ static void test_running_kernel_blocks_fit(void **state)
     assert_true(kr->kc >= 64 && kr->kc <= 512 && kr->kc % 8 == 0);
     assert_true(kr->mc >= kr->mr && kr->mc % kr->mr == 0);
     assert_true(kr->nc >= 16 * kr->nr && kr->nc % kr->nr == 0 && kr->nc <= 4096);
+    assert_true((long)kr->nc * kr->kc * (long)sizeof(double) <
+                GEMM_B_BLOCK_BYTES + kr->nr * kr->kc * 8L);
 }
 
 static bool unpacked(const gemm_kernel *kr, ptrdiff_t m, ptrdiff_t n, ptrdiff_t k, ptrdiff_t lda)
@@ -225,6 +265,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_zen5_caches),
         cmocka_unit_test(test_haswell_caches),
+        cmocka_unit_test(test_block_columns_even),
         cmocka_unit_test(test_unknown_caches_keep_blocks),
         cmocka_unit_test(test_running_kernel_blocks_fit),
         cmocka_unit_test(test_unpacked_path_and_lda),

@@ -104,15 +104,16 @@ static void test_odd_sizes_all_transposes(void **state)
 static void test_blocked_sizes_and_scalars(void **state)
 {
     (void)state;
-    /* Beyond the small path and across kc, mc and edge tiles. */
+    /* Beyond the small path and across kc, mc and edge tiles; 2070 columns are three B
+     * blocks of 696, 696 and 678 with nc = 1032 (gemm_block_columns). */
     static const tela_int shapes[][3] = {
-        {200, 130, 300}, {37, 250, 260}, {260, 19, 70}, {129, 129, 513}};
+        {200, 130, 300}, {37, 250, 260}, {260, 19, 70}, {129, 129, 513}, {24, 2070, 270}};
     static const double scalars[][2] = {{1, 0}, {-2, 1}, {0.5, -1.25}, {1, 1}};
     unsigned seed = 100;
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
         for (int t = 0; t < 4; t++)
             run_case(tela_par_seq(), transposes[t][0], transposes[t][1], shapes[s][0], shapes[s][1],
-                     shapes[s][2], scalars[t][0], scalars[t][1], (tela_int)s, seed++);
+                     shapes[s][2], scalars[t][0], scalars[t][1], (tela_int)s % 4, seed++);
     /* Lower-case and 'C' mean the same. */
     run_case(tela_par_seq(), 'c', 'n', 70, 50, 90, 1.0, 0.0, 1, seed++);
 }
@@ -174,6 +175,15 @@ static void test_parallel_widths_are_bitwise_equal(void **state)
     double *c0 = random_matrix(530, 171, ld, 9);
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
         check_widths(shapes[s][0], shapes[s][1], shapes[s][2], a, b, c0, ld);
+    free(a);
+    free(b);
+    free(c0);
+    /* 1100 columns: two B blocks (552 + 548), each shared among the members in turn. */
+    const tela_int wide = 1100, wide_ld = 1101;
+    a = random_matrix(270, 270, wide_ld, 10);
+    b = random_matrix(wide, wide, wide_ld, 11);
+    c0 = random_matrix(40, wide, wide_ld, 12);
+    check_widths(40, wide, 270, a, b, c0, wide_ld);
     free(a);
     free(b);
     free(c0);

@@ -76,8 +76,9 @@ static void gemm_body(tela_member *self, void *arg)
     double *a_buf = job->a_bufs + (size_t)rank * job->a_len;
     double *own_b = a_buf + job->b_at;
     const ptrdiff_t m_tiles = (pr->m + kr->mr - 1) / kr->mr;
-    for (ptrdiff_t jc = 0; jc < pr->n; jc += kr->nc) {
-        int nb = (int)(pr->n - jc < kr->nc ? pr->n - jc : kr->nc);
+    const int block = gemm_block_columns(kr, pr->n);
+    for (ptrdiff_t jc = 0; jc < pr->n; jc += block) {
+        int nb = (int)(pr->n - jc < block ? pr->n - jc : block);
         int panels = gemm_panels_of(nb, kr->nr);
         /* A triangle of C is split by columns only, balanced by elements:
          * its rows are already cut short by the diagonal. */
@@ -108,7 +109,7 @@ static void gemm_body(tela_member *self, void *arg)
             if (work)
                 gemm_compute_block(pr, jc, nb, pc, kb, b_buf, m_from, m_to, jp_from, jp_to, a_buf);
             /* The next block's packing overwrites shared B: everyone must be done. */
-            if (!own && (pc + kr->kc < pr->k || jc + kr->nc < pr->n))
+            if (!own && (pc + kr->kc < pr->k || jc + block < pr->n))
                 tela_barrier(self);
         }
     }
@@ -161,7 +162,8 @@ static void gemm_parallel(tela_par par, const gemm_problem *pr, const char *name
     }
     job.b_buf = buf;
     job.a_bufs = buf + b_len;
-    ptrdiff_t k_blocks = (pr->k + kr->kc - 1) / kr->kc, n_blocks = (pr->n + kr->nc - 1) / kr->nc;
+    const int block = gemm_block_columns(kr, pr->n);
+    ptrdiff_t k_blocks = (pr->k + kr->kc - 1) / kr->kc, n_blocks = (pr->n + block - 1) / block;
     int sections = (int)(2 * k_blocks * n_blocks);
     const int used = tela_parallel_gated(tela_par_limit(par, bound), name,
                                          gemm_flops(pr) * par_rate_gemm_ns_per_flop(), sections,

@@ -185,6 +185,15 @@ int gemm_panels_of(int n_block, int nr)
     return (n_block + nr - 1) / nr;
 }
 
+int gemm_block_columns(const gemm_kernel *kr, ptrdiff_t n)
+{
+    if (n <= kr->nc)
+        return (int)n;
+    const ptrdiff_t blocks = (n + kr->nc - 1) / kr->nc;
+    const ptrdiff_t even = (n + blocks - 1) / blocks;
+    return (int)((even + kr->nr - 1) / kr->nr * kr->nr); /* <= nc: nc is whole panels */
+}
+
 size_t gemm_b_buffer_len(const gemm_kernel *kr, int nc, int kc)
 {
     /* A multiple of 8 doubles, so what follows stays 64-byte aligned. */
@@ -207,8 +216,9 @@ static void packed_loops(const gemm_problem *pr, double *buf)
     const int kc_max = (int)(pr->k < kr->kc ? pr->k : kr->kc);
     const int nc_max = (int)(pr->n < kr->nc ? pr->n : kr->nc);
     double *b_buf = buf, *a_buf = buf + gemm_b_buffer_len(kr, nc_max, kc_max);
-    for (ptrdiff_t jc = 0; jc < pr->n; jc += kr->nc) {
-        int nb = (int)(pr->n - jc < kr->nc ? pr->n - jc : kr->nc);
+    const int block = gemm_block_columns(kr, pr->n);
+    for (ptrdiff_t jc = 0; jc < pr->n; jc += block) {
+        int nb = (int)(pr->n - jc < block ? pr->n - jc : block);
         for (ptrdiff_t pc = 0; pc < pr->k; pc += kr->kc) {
             int kb = (int)(pr->k - pc < kr->kc ? pr->k - pc : kr->kc);
             kr->pack_b(&pr->b, pc, kb, jc, nb, 0, gemm_panels_of(nb, kr->nr), kr->nr, b_buf);

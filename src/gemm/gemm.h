@@ -60,6 +60,13 @@ typedef void (*gemm_pack_b_fn)(const struct gemm_operand *b, ptrdiff_t p0, int k
 typedef void (*gemm_unit_lower_fn)(int k, const double *l, ptrdiff_t l_row, ptrdiff_t l_col, int nr,
                                    double *panel);
 
+/* The most a kc x nc B block takes of L3. It shares the L3 with the other
+ * cores (a Zen 5 CCX: 32 MiB for 8 cores, 4 MiB each), and in a VM the
+ * size reported is often the socket's (508 MiB here). With a quarter of a
+ * 32 MiB L3 (8 MiB), a 1-thread dgemm at n = 3072 ran at 80-92 GFLOP/s
+ * when 1.5-3 MiB blocks ran at 92-99 in the same process (docs/gemm.md). */
+#define GEMM_B_BLOCK_BYTES (2L << 20)
+
 typedef struct gemm_kernel {
     const char *name; /* "avx512", "avx2", "generic" */
     int mr, nr;
@@ -180,6 +187,10 @@ void gemm_compute_block(const gemm_problem *pr, ptrdiff_t j0, int n_block, ptrdi
 
 /* Panels of nr columns in a block of n_block columns. */
 int gemm_panels_of(int n_block, int nr);
+/* The width of the B blocks n columns are cut into: whole panels, at most
+ * nc, and as even as that allows (cut by nc alone, 2048 columns made a
+ * last block of 8 columns, for which all of A was packed again). */
+int gemm_block_columns(const gemm_kernel *kr, ptrdiff_t n);
 /* Doubles of a packed kc x nc B block (a multiple of 8: 64-byte aligned
  * after it). */
 size_t gemm_b_buffer_len(const gemm_kernel *kr, int nc, int kc);

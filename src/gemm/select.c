@@ -1,8 +1,7 @@
 /* select.c — which micro-kernel this CPU runs, chosen once from cpuid, and
  * its cache blocks, sized once from the caches the C library reports (a
  * kc x nr B panel in half of L1, the mc x kc A block in 40% of L2, the
- * kc x nc B block in a quarter of L3, at most 4096 columns: wider gained
- * nothing, and this VM reports a 508 MiB L3). */
+ * kc x nc B block in a quarter of L3 and at most GEMM_B_BLOCK_BYTES). */
 #include "gemm/gemm.h"
 
 #include <pthread.h>
@@ -14,13 +13,14 @@
 /* Block sizes here are the fallbacks, for caches like this project's Zen 5
  * (48 KiB L1d, 1 MiB L2 per core, 32 MiB L3), when none are reported. */
 static gemm_kernel kernels[] = {
-    /* kc 256 x nr 12 x 8 B = 24 KiB of B in L1; mc 192 x kc 256 = 384 KiB of A in L2. */
-    {"avx512", 16, 12, 192, 256, 4092, gemm_ukernel_avx512, gemm_small_avx512, gemm_pack_a_avx512,
+    /* kc 256 x nr 12 x 8 B = 24 KiB of B in L1; mc 192 x kc 256 = 384 KiB of A in L2;
+     * kc 256 x nc 1032 x 8 B = 2 MiB of B in L3. */
+    {"avx512", 16, 12, 192, 256, 1032, gemm_ukernel_avx512, gemm_small_avx512, gemm_pack_a_avx512,
      gemm_pack_b_avx512, gemm_tri_left_avx512, gemm_tri_right_avx512, gemm_unit_lower_panel_avx512,
      true, gemm_ukernel_narrow_avx512},
-    {"avx2", 8, 6, 144, 256, 4092, gemm_ukernel_avx2, gemm_small, gemm_pack_a, gemm_pack_b,
+    {"avx2", 8, 6, 144, 256, 1026, gemm_ukernel_avx2, gemm_small, gemm_pack_a, gemm_pack_b,
      gemm_tri_left_generic, gemm_tri_right_generic, gemm_unit_lower_panel_avx2, false, NULL},
-    {"generic", 4, 4, 128, 256, 2048, gemm_ukernel_generic, gemm_small, gemm_pack_a, gemm_pack_b,
+    {"generic", 4, 4, 128, 256, 1024, gemm_ukernel_generic, gemm_small, gemm_pack_a, gemm_pack_b,
      gemm_tri_left_generic, gemm_tri_right_generic, gemm_unit_lower_panel_generic, false, NULL},
 };
 
@@ -53,8 +53,13 @@ void gemm_blocks_for(gemm_kernel *kr, long l1, long l2, long l3)
         kr->mc = round_down(l2 * 2 / 5 / (kr->kc * (long)sizeof(double)), kr->mr, kr->mr, 1024);
     if (l3 <= 0 && l2 > 0)
         l3 = 4 * l2;
-    if (l3 > 0)
-        kr->nc = round_down(l3 / 4 / (kr->kc * (long)sizeof(double)), kr->nr, 16 * kr->nr, 4096);
+    if (l3 > 0) {
+        const long column = (long)kr->kc * (long)sizeof(double);
+        /* The cap rounded up to whole panels: 1024 columns stay one block. */
+        const long cap = (GEMM_B_BLOCK_BYTES / column + kr->nr - 1) / kr->nr * kr->nr;
+        const long nc = l3 / 4 / column;
+        kr->nc = round_down(nc < cap ? nc : cap, kr->nr, 16 * kr->nr, 4096);
+    }
 }
 
 static long cache_bytes(int name, const char *sys_index)

@@ -195,7 +195,7 @@ void lu_update_columns(const gemm_kernel *kr, double *a, tela_int lda, tela_int 
     lu_step step;
     if (buf && buf_len >= lu_update_buffer_len(kr, to - from, b)) {
         lu_step_prepare(&step, kr, a, lda, m, k0, b, ipiv, buf, false);
-        const int nc = (int)(to - from < kr->nc ? to - from : kr->nc);
+        const int nc = gemm_block_columns(kr, to - from);
         double *b_buf = buf + lu_step_len(kr, 0, b);
         blocks(&step, kr, from, to, nc, b_buf, b_buf + gemm_b_buffer_len(kr, nc, (int)b));
         return;
