@@ -46,7 +46,8 @@ static void test_block_columns_even(void **state)
     for (size_t t = 0; t < sizeof nrs / sizeof nrs[0]; t++) {
         gemm_kernel kr = kernel_like(16, nrs[t]);
         kr.nc = 172 * nrs[t];
-        for (ptrdiff_t n = 1; n <= 9 * kr.nc; n += n < 3 * kr.nc ? 1 : 37) {
+        const ptrdiff_t nc = kr.nc;
+        for (ptrdiff_t n = 1; n <= 9 * nc; n += n < 3 * nc ? 1 : 37) {
             const int block = gemm_block_columns(&kr, n);
             const ptrdiff_t blocks = (n + block - 1) / block;
             if (n <= kr.nc) {
