@@ -29,8 +29,8 @@ static tela_int panel_columns(tela_int mn)
  * 41 GFLOP/s). */
 #define LU_PANEL_SLOWER 3.0
 
-/* Every member's buffer holds a packed B block of up to nc columns (4096
- * here: 4 MiB a member at nb = 128; 270 MiB for 64 members). nc does not
+/* Every member's buffer holds a packed B block of up to nc columns (1032
+ * here: 1 MiB a member at nb = 128; 68 MiB for 64 members). nc does not
  * change any element's arithmetic, so it is cut to keep all the members'
  * blocks within LU_UPDATE_BUFFERS bytes, to no fewer than 512 columns
  * (cutting it to 512 on two cores cost 5% at n = 2048). */
