@@ -96,13 +96,20 @@ void level3_share_by_speed(const double *speeds, tela_int count, int r, int w, t
     *to = r + 1 == w ? count : (tela_int)((double)count * ((before + speeds[r]) / total) + 0.5);
 }
 
-/* The rows still to solve (below [r0, r1) for a lower triangle, above for
- * an upper) minus op(A)[rows, r0:r1] X: tiles [u0, u1) of them. Always
- * the packed path, whose bits do not depend on where the rows are cut. */
+/* How many rows are still to solve after block [r0, r1): below it for a
+ * lower triangle, above it for an upper. */
+static tela_int rows_left(const steps_job *job, tela_int r0, tela_int r1)
+{
+    return job->t->lower ? job->s - r1 : r0;
+}
+
+/* The rows still to solve minus op(A)[rows, r0:r1] X: tiles [u0, u1) of
+ * them. Always the packed path, whose bits do not depend on where the
+ * rows are cut. */
 static void update_rows(const steps_job *job, tela_int r0, tela_int r1, tela_int u0, tela_int u1,
                         double *buf)
 {
-    const tela_int top = job->t->lower ? r1 : 0, rows = job->t->lower ? job->s - r1 : r0;
+    const tela_int top = job->t->lower ? r1 : 0, rows = rows_left(job, r0, r1);
     const tela_int mr = job->kr->mr;
     const tela_int from = top + u0 * mr, to = top + (u1 * mr < rows ? u1 * mr : rows);
     if (from >= to)
@@ -133,7 +140,7 @@ static void steps_body(tela_member *self, void *arg)
         const tela_int i = job->t->lower ? q : job->blocks - 1 - q;
         const tela_int r0 = block_start(job->s, job->blocks, i),
                        r1 = block_start(job->s, job->blocks, i + 1);
-        const tela_int rows = job->t->lower ? job->s - r1 : r0, mr = job->kr->mr;
+        const tela_int rows = rows_left(job, r0, r1), mr = job->kr->mr;
         /* The rates are read before the barrier that ends this solve and
          * written only after it: every member reads the same ones. */
         tela_int u0, u1;
