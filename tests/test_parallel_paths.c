@@ -208,6 +208,22 @@ static void test_trsm_left_in_steps(void **state)
         free(b);
     }
     free(a);
+    /* 1030 in five blocks, 100 right-hand sides: member 0 solves the next
+     * block in the update's section once its share holds it, its solve and
+     * the members' rates timed from step to step; the last steps share the
+     * solve. Lower and upper op(A). */
+    const tela_int s5 = 1030, rhs5 = 100;
+    double *a5 = random_matrix(s5, s5, s5, 7), *b5 = random_matrix(s5, rhs5, s5, 8);
+    for (tela_int i = 0; i < s5; i++)
+        a5[i + i * s5] = 4.0 + (double)(i % 7);
+    static const char transes5[2] = {'N', 'T'};
+    for (int x = 0; x < 2; x++) {
+        kernel_case solve = {"dtrsm", (size_t)(s5 * rhs5),     b5, run_trsm, s5, rhs5,
+                             0,       {'L', 'L', transes5[x]}, a5};
+        check_case(&solve);
+    }
+    free(a5);
+    free(b5);
 }
 
 static void test_syrk_both_triangles(void **state)
