@@ -54,8 +54,10 @@ static void chunk_body(tela_member *self, void *arg)
                job->bufs ? job->bufs + (size_t)r * job->buf_len : NULL);
 }
 
-void level3_chunks(tela_par par, const char *name, tela_int count, double estimate_ns,
-                   size_t buf_len, level3_chunk_fn fn, void *arg)
+/* level3_chunks; false (nothing run) when the members' buffers cannot be
+ * had and need_buffers is set. */
+static bool run_chunked(tela_par par, const char *name, tela_int count, double estimate_ns,
+                        size_t buf_len, level3_chunk_fn fn, void *arg, bool need_buffers)
 {
     int bound = par.kind == TELA_PAR_SEQ ? 1 : gemm_width_bound(par);
     if (bound > count)
@@ -63,6 +65,8 @@ void level3_chunks(tela_par par, const char *name, tela_int count, double estima
     size_t len;
     bool owned;
     double *bufs = gemm_member_buffers(par, bound, buf_len, &len, &owned);
+    if (!bufs && need_buffers)
+        return false;
     chunk_job job = {count, bufs, len, fn, arg};
     int used = -1;
     if (bound > 1)
@@ -72,6 +76,19 @@ void level3_chunks(tela_par par, const char *name, tela_int count, double estima
         run_chunks(&job, 0, count, bufs);
     if (owned)
         free(bufs);
+    return true;
+}
+
+void level3_chunks(tela_par par, const char *name, tela_int count, double estimate_ns,
+                   size_t buf_len, level3_chunk_fn fn, void *arg)
+{
+    run_chunked(par, name, count, estimate_ns, buf_len, fn, arg, false);
+}
+
+bool level3_chunks_if_buffers(tela_par par, const char *name, tela_int count, double estimate_ns,
+                              size_t buf_len, level3_chunk_fn fn, void *arg)
+{
+    return run_chunked(par, name, count, estimate_ns, buf_len, fn, arg, true);
 }
 
 typedef struct tri_chunk_job {

@@ -49,6 +49,10 @@ typedef void (*level3_chunk_fn)(const level3_ctx *ctx, tela_int from, tela_int t
  * before the region. Serially on the caller when the gate says so. */
 void level3_chunks(tela_par par, const char *name, tela_int count, double estimate_ns,
                    size_t buf_len, level3_chunk_fn fn, void *arg);
+/* level3_chunks for fns that need their buffer: false, nothing run, when
+ * the members' buffers cannot be had. */
+bool level3_chunks_if_buffers(tela_par par, const char *name, tela_int count, double estimate_ns,
+                              size_t buf_len, level3_chunk_fn fn, void *arg);
 
 struct tri_view;
 /* A trsm or trmm step on the triangle op(A)[o.., o..] of order s and B
@@ -104,6 +108,14 @@ void level3_solve_apply(const level3_solve_plan *p, tela_int rhs, double *b, tel
 void level3_solve_groups(const tri_view *t, bool left, tela_int o, tela_int s, tela_int g0,
                          tela_int g1, tela_int rhs, double *b, tela_int ldb, double *buf,
                          size_t buf_len);
+/* trmm on the left, op(A)[o.., o..] of order s in (LEVEL3_BASE,
+ * LEVEL3_CHUNK_TRI], times B's s x n in place: the triangle's rows packed
+ * once by each member, B in chunks of LEVEL3_CHUNK columns shared among
+ * members, one micro-kernel call per tile (multiply_packed.c). False
+ * (nothing done) outside those orders or when no buffer can be had. */
+size_t level3_multiply_len(tela_int s);
+bool level3_multiply_left(tela_par par, const tri_view *t, tela_int o, tela_int s, tela_int n,
+                          double *b, tela_int ldb);
 /* trsm's step on a triangle of order (LEVEL3_BASE, LEVEL3_CHUNK_TRI]:
  * with two or more groups of the tile's right-hand sides, outside a chunk,
  * the groups shared among members through the gate in balanced ranges (any
