@@ -110,10 +110,10 @@ void level3_solve_groups(const tri_view *t, bool left, tela_int o, tela_int s, t
                          size_t buf_len);
 /* trmm on the left, op(A)[o.., o..] of order s in (LEVEL3_BASE,
  * LEVEL3_CHUNK_TRI], times B's s x n in place: the triangle's rows packed
- * once by each member, B in chunks of LEVEL3_CHUNK columns shared among
- * members, one micro-kernel call per tile (multiply_packed.c). False
- * (nothing done) outside those orders or when no buffer can be had. */
-size_t level3_multiply_len(tela_int s);
+ * once by each member, B's columns in chunks (LEVEL3_CHUNK, or nr panels
+ * when fewer) shared among members, one micro-kernel call per tile
+ * (multiply_packed.c). False (nothing done) outside those orders or when
+ * no buffer can be had. */
 bool level3_multiply_left(tela_par par, const tri_view *t, tela_int o, tela_int s, tela_int n,
                           double *b, tela_int ldb);
 /* trsm's step on a triangle of order (LEVEL3_BASE, LEVEL3_CHUNK_TRI]:

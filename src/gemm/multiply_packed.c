@@ -32,7 +32,7 @@ static size_t packed_b_len(const gemm_kernel *kr, tela_int s)
     return panels * (size_t)kr->nr * (size_t)s;
 }
 
-size_t level3_multiply_len(tela_int s)
+static size_t multiply_len(tela_int s)
 {
     const gemm_kernel *kr = gemm_kernel_get();
     return plan_len(kr, s) + packed_b_len(kr, s);
@@ -131,7 +131,7 @@ bool level3_multiply_left(tela_par par, const tri_view *t, tela_int o, tela_int 
      * whole tiles do): the bits depend on neither. */
     const gemm_kernel *kr = gemm_kernel_get();
     multiply_job job = {t, o, s, n, n > LEVEL3_CHUNK ? LEVEL3_CHUNK : kr->nr, b, ldb};
-    const size_t need = level3_multiply_len(s);
+    const size_t need = multiply_len(s);
     const tela_int chunks = (n + job.width - 1) / job.width;
     if (chunks > 1)
         return level3_chunks_if_buffers(par, "dtrmm", chunks, par_tri_estimate_ns(s, n), need,
