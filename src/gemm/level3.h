@@ -108,14 +108,14 @@ void level3_solve_apply(const level3_solve_plan *p, tela_int rhs, double *b, tel
 void level3_solve_groups(const tri_view *t, bool left, tela_int o, tela_int s, tela_int g0,
                          tela_int g1, tela_int rhs, double *b, tela_int ldb, double *buf,
                          size_t buf_len);
-/* trmm on the left, op(A)[o.., o..] of order s in (LEVEL3_BASE,
- * LEVEL3_CHUNK_TRI], times B's s x n in place: the triangle's rows packed
- * once by each member, B's columns in chunks (LEVEL3_CHUNK, or nr panels
- * when fewer) shared among members, one micro-kernel call per tile
- * (multiply_packed.c). False (nothing done) outside those orders or when
- * no buffer can be had. */
-bool level3_multiply_left(tela_par par, const tri_view *t, tela_int o, tela_int s, tela_int n,
-                          double *b, tela_int ldb);
+/* trmm, op(A)[o.., o..] of order s in (LEVEL3_BASE, LEVEL3_CHUNK_TRI], B
+ * s x n (left) or n x s (right) in place: the triangle packed once by
+ * each member in blocks of the tile's side, B in chunks of LEVEL3_CHUNK
+ * (or the tile's other side when fewer) shared among members, one
+ * micro-kernel call per tile (multiply_packed.c). False (nothing done)
+ * outside those orders or when no buffer can be had. */
+bool level3_multiply_packed(tela_par par, const tri_view *t, bool left, tela_int o, tela_int s,
+                            tela_int n, double *b, tela_int ldb);
 /* trsm's step on a triangle of order (LEVEL3_BASE, LEVEL3_CHUNK_TRI]:
  * with two or more groups of the tile's right-hand sides, outside a chunk,
  * the groups shared among members through the gate in balanced ranges (any

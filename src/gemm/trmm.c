@@ -2,15 +2,15 @@
  * triangular.
  *
  * Recursive as trsm.c: each half is multiplied in the order that still
- * finds the other half of B unchanged when tela_dgemm adds its share. On
- * the left, triangles of order <= LEVEL3_CHUNK_TRI are multiplied by whole
- * blocks of rows instead (multiply_packed.c). */
+ * finds the other half of B unchanged when tela_dgemm adds its share.
+ * Triangles of order <= LEVEL3_CHUNK_TRI are multiplied by whole blocks
+ * of the kernel's tiles instead (multiply_packed.c). */
 #include "gemm/level3.h"
 
 static void multiply(const level3_ctx *ctx, const tri_view *t, bool left, tela_int o, tela_int s,
                      tela_int m, tela_int n, double *b, tela_int ldb)
 {
-    if (left && !ctx->in_chunk && level3_multiply_left(ctx->par, t, o, s, n, b, ldb))
+    if (!ctx->in_chunk && level3_multiply_packed(ctx->par, t, left, o, s, left ? n : m, b, ldb))
         return;
     if (level3_tri_chunked(ctx, multiply, "dtrmm", t, left, o, s, m, n, b, ldb))
         return;
