@@ -114,8 +114,9 @@ void level3_solve_groups(const tri_view *t, bool left, tela_int o, tela_int s, t
  * (or the tile's other side when fewer) shared among members, one
  * micro-kernel call per tile (multiply_packed.c). False (nothing done)
  * outside those orders or when no buffer can be had. */
-bool level3_multiply_packed(tela_par par, const tri_view *t, bool left, tela_int o, tela_int s,
-                            tela_int n, double *b, tela_int ldb);
+bool level3_multiply_packed(const level3_ctx *ctx, const tri_view *t, bool left, tela_int o,
+                            tela_int s, tela_int n, double *b, tela_int ldb);
+size_t level3_multiply_len(bool left, tela_int s);
 /* trsm's step on a triangle of order (LEVEL3_BASE, LEVEL3_CHUNK_TRI]:
  * with two or more groups of the tile's right-hand sides, outside a chunk,
  * the groups shared among members through the gate in balanced ranges (any

@@ -52,7 +52,7 @@ static size_t packed_b_len(const gemm_kernel *kr, bool left, tela_int s)
     return (size_t)((LEVEL3_CHUNK + v - 1) / v * v) * (size_t)s;
 }
 
-static size_t multiply_len(bool left, tela_int s)
+size_t level3_multiply_len(bool left, tela_int s)
 {
     const gemm_kernel *kr = gemm_kernel_get();
     return plan_len(kr, left, s) + packed_b_len(kr, left, s);
@@ -151,8 +151,8 @@ static void multiply_chunks(const level3_ctx *ctx, tela_int from, tela_int to, v
     }
 }
 
-bool level3_multiply_packed(tela_par par, const tri_view *t, bool left, tela_int o, tela_int s,
-                            tela_int n, double *b, tela_int ldb)
+bool level3_multiply_packed(const level3_ctx *ctx, const tri_view *t, bool left, tela_int o,
+                            tela_int s, tela_int n, double *b, tela_int ldb)
 {
     if (s <= LEVEL3_BASE || s > LEVEL3_CHUNK_TRI)
         return false;
@@ -163,16 +163,24 @@ bool level3_multiply_packed(tela_par par, const tri_view *t, bool left, tela_int
     const gemm_kernel *kr = gemm_kernel_get();
     multiply_job job = {t, left, o, s, n, n > LEVEL3_CHUNK ? LEVEL3_CHUNK : block_side(kr, !left),
                         b, ldb};
-    const size_t need = multiply_len(left, s);
+    const size_t need = level3_multiply_len(left, s);
     const tela_int chunks = (n + job.width - 1) / job.width;
+    if (ctx->in_chunk) {
+        /* A member's share of a larger triangle's columns (trmm.c): here
+         * serially, in the member's buffer. */
+        if (!ctx->buf || ctx->buf_len < need)
+            return false;
+        multiply_chunks(ctx, 0, chunks, &job);
+        return true;
+    }
     if (chunks > 1)
-        return level3_chunks_if_buffers(par, "dtrmm", chunks, par_tri_estimate_ns(s, n), need,
+        return level3_chunks_if_buffers(ctx->par, "dtrmm", chunks, par_tri_estimate_ns(s, n), need,
                                         multiply_chunks, &job);
     bool owned = false;
     double *buf = gemm_buffer_get(need, &owned);
     if (!buf)
         return false;
-    const level3_ctx here = {par, true, buf, need};
+    const level3_ctx here = {ctx->par, true, buf, need};
     multiply_chunks(&here, 0, 1, &job);
     if (owned)
         free(buf);
