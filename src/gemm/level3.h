@@ -112,8 +112,10 @@ void level3_solve_groups(const tri_view *t, bool left, tela_int o, tela_int s, t
  * s x n (left) or n x s (right) in place: the triangle packed once by
  * each member in blocks of the tile's side, B in chunks of LEVEL3_CHUNK
  * (or the tile's other side when fewer) shared among members, one
- * micro-kernel call per tile (multiply_packed.c). False (nothing done)
- * outside those orders or when no buffer can be had. */
+ * micro-kernel call per tile (multiply_packed.c); inside a member's share
+ * (ctx->in_chunk) serially, in ctx's buffer. False (nothing done) outside
+ * those orders or when no buffer (of level3_multiply_len doubles) can be
+ * had. */
 bool level3_multiply_packed(const level3_ctx *ctx, const tri_view *t, bool left, tela_int o,
                             tela_int s, tela_int n, double *b, tela_int ldb);
 size_t level3_multiply_len(bool left, tela_int s);
