@@ -4,6 +4,8 @@
 #include "gemm/level3.h"
 #include "par/par.h"
 
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 void level3_gemm(const level3_ctx *ctx, char ta, char tb, tela_int m, tela_int n, tela_int k,
@@ -34,24 +36,108 @@ size_t level3_chunk_buffer_len(tela_int s)
 typedef struct chunk_job {
     tela_int count;
     double *bufs;
-    size_t buf_len;
+    size_t buf_len; /* a member's stride in bufs: its buffer, then its claims' line */
     level3_chunk_fn fn;
     void *arg;
 } chunk_job;
 
-static void run_chunks(const chunk_job *job, tela_int from, tela_int to, double *buf)
+/* Members claim chunks one at a time. Member r owns the range
+ * [count r / w, count (r + 1) / w) and takes from its front; once its own
+ * are gone it takes from the back of the range with the most left. Members
+ * that keep pace run their ranges as fixed shares would, each on
+ * contiguous columns or rows (claims of one shared counter interleaved
+ * them, and trmm 1024 x 100 on the right ran 20% slower); one that starts
+ * late or runs slow loses its last chunks to the others (fixed shares ran
+ * gesv 128 on two threads at 0.92 of one in a slow spell of the second
+ * vCPU). A range's claims are one word, in the last line of its member's
+ * buffer: taken from the front in the low half, from the back in the high
+ * half. The chunks are independent, so nothing is ordered but by the
+ * region's end. */
+#define CLAIM_LINE_DOUBLES (PAR_CACHE_LINE / sizeof(double))
+
+static _Atomic uint64_t *claims_of(const chunk_job *job, int r)
 {
-    const level3_ctx ctx = {tela_par_seq(), true, buf, buf ? job->buf_len : 0};
-    if (from < to)
-        job->fn(&ctx, from, to, job->arg);
+    return (_Atomic uint64_t *)(job->bufs + (size_t)(r + 1) * job->buf_len - CLAIM_LINE_DOUBLES);
+}
+
+static void range_of(tela_int count, int r, int w, tela_int *first, tela_int *size)
+{
+    *first = count * r / w;
+    *size = count * (r + 1) / w - *first;
+}
+
+/* Takes one chunk of member r's range, from its back or front. A failed
+ * exchange means another member took one: the loop ends within the range. */
+static bool take(const chunk_job *job, int r, int w, bool from_back, tela_int *chunk)
+{
+    tela_int first, size;
+    range_of(job->count, r, w, &first, &size);
+    _Atomic uint64_t *word = claims_of(job, r);
+    uint64_t seen = atomic_load_explicit(word, memory_order_relaxed);
+    for (;;) {
+        const tela_int front = (tela_int)(seen & UINT32_MAX), back = (tela_int)(seen >> 32);
+        if (front + back >= size)
+            return false;
+        const uint64_t step = from_back ? (uint64_t)1 << 32 : 1;
+        if (atomic_compare_exchange_weak_explicit(word, &seen, seen + step, memory_order_relaxed,
+                                                  memory_order_relaxed)) {
+            *chunk = from_back ? first + size - 1 - back : first + front;
+            return true;
+        }
+    }
+}
+
+/* The member other than r with the most chunks left, -1 when none has. */
+static int fullest_other(const chunk_job *job, int r, int w)
+{
+    int best = -1;
+    tela_int most = 0;
+    for (int o = 0; o < w; o++) {
+        if (o == r)
+            continue;
+        tela_int first, size;
+        range_of(job->count, o, w, &first, &size);
+        const uint64_t seen = atomic_load_explicit(claims_of(job, o), memory_order_relaxed);
+        const tela_int left = size - (tela_int)(seen & UINT32_MAX) - (tela_int)(seen >> 32);
+        if (left > most) {
+            most = left;
+            best = o;
+        }
+    }
+    return best;
 }
 
 static void chunk_body(tela_member *self, void *arg)
 {
     const chunk_job *job = arg;
-    const tela_int w = tela_width(self), r = tela_rank(self);
-    run_chunks(job, job->count * r / w, job->count * (r + 1) / w,
-               job->bufs ? job->bufs + (size_t)r * job->buf_len : NULL);
+    const int w = tela_width(self), r = tela_rank(self);
+    const level3_ctx ctx = {tela_par_seq(), true, job->bufs + (size_t)r * job->buf_len,
+                            job->buf_len - CLAIM_LINE_DOUBLES};
+    bool kept = false;
+    tela_int chunk;
+    while (take(job, r, w, false, &chunk)) {
+        job->fn(&ctx, chunk, chunk + 1, kept, job->arg);
+        kept = true;
+    }
+    /* Each pass takes a chunk or finds every range empty: bounded. */
+    for (int victim; (victim = fullest_other(job, r, w)) >= 0;) {
+        if (take(job, victim, w, true, &chunk)) {
+            job->fn(&ctx, chunk, chunk + 1, kept, job->arg);
+            kept = true;
+        }
+    }
+}
+
+/* Without buffers (none could be had) there is nowhere to keep claims:
+ * fixed shares. */
+static void chunk_share_body(tela_member *self, void *arg)
+{
+    const chunk_job *job = arg;
+    tela_int first, size;
+    range_of(job->count, tela_rank(self), tela_width(self), &first, &size);
+    const level3_ctx ctx = {tela_par_seq(), true, NULL, 0};
+    if (size > 0)
+        job->fn(&ctx, first, first + size, false, job->arg);
 }
 
 /* level3_chunks; false (nothing run) when the members' buffers cannot be
@@ -62,18 +148,25 @@ static bool run_chunked(tela_par par, const char *name, tela_int count, double e
     int bound = par.kind == TELA_PAR_SEQ ? 1 : gemm_width_bound(par);
     if (bound > count)
         bound = (int)count;
-    size_t len;
+    size_t stride;
     bool owned;
-    double *bufs = gemm_member_buffers(par, bound, buf_len, &len, &owned);
+    /* Each member's buffer, rounded to whole lines, then its claims' line. */
+    const size_t len = (buf_len + CLAIM_LINE_DOUBLES - 1) / CLAIM_LINE_DOUBLES * CLAIM_LINE_DOUBLES;
+    double *bufs = gemm_member_buffers(par, bound, len + CLAIM_LINE_DOUBLES, &stride, &owned);
     if (!bufs && need_buffers)
         return false;
-    chunk_job job = {count, bufs, len, fn, arg};
+    chunk_job job = {count, bufs, stride, fn, arg};
     int used = -1;
-    if (bound > 1)
-        used =
-            tela_parallel_gated(tela_par_limit(par, bound), name, estimate_ns, 1, chunk_body, &job);
-    if (used < 0)
-        run_chunks(&job, 0, count, bufs);
+    if (bound > 1 && count <= UINT32_MAX) {
+        for (int r = 0; bufs && r < bound; r++)
+            atomic_init(claims_of(&job, r), 0);
+        used = tela_parallel_gated(tela_par_limit(par, bound), name, estimate_ns, 1,
+                                   bufs ? chunk_body : chunk_share_body, &job);
+    }
+    if (used < 0) {
+        const level3_ctx ctx = {tela_par_seq(), true, bufs, bufs ? len : 0};
+        fn(&ctx, 0, count, false, arg);
+    }
     if (owned)
         free(bufs);
     return true;
@@ -107,9 +200,10 @@ static tela_int chunk_rhs(tela_int c, tela_int rhs, tela_int *first)
     return rhs - *first < LEVEL3_CHUNK ? rhs - *first : LEVEL3_CHUNK;
 }
 
-static void tri_chunks(const level3_ctx *ctx, tela_int from, tela_int to, void *arg)
+static void tri_chunks(const level3_ctx *ctx, tela_int from, tela_int to, bool kept, void *arg)
 {
     const tri_chunk_job *job = arg;
+    (void)kept; /* each chunk's steps pack what they need afresh */
     for (tela_int c = from; c < to; c++) {
         tela_int first;
         const tela_int count = chunk_rhs(c, job->left ? job->n : job->m, &first);
@@ -147,15 +241,16 @@ typedef struct solve_chunk_job {
 } solve_chunk_job;
 
 /* Groups [from, to) of the tile's v right-hand sides. A member packs the
- * plan once, into its own buffer: shared, the plan the caller had just
- * written crossed to the other cores (two members on 256 x 256 ran at
- * 0.75x). */
-static void solve_groups(const level3_ctx *ctx, tela_int from, tela_int to, void *arg)
+ * plan once, into its own buffer, on its first claim (a member that
+ * arrives when every group is claimed packs nothing): shared, the plan the
+ * caller had just written crossed to the other cores (two members on
+ * 256 x 256 ran at 0.75x). */
+static void solve_groups(const level3_ctx *ctx, tela_int from, tela_int to, bool kept, void *arg)
 {
     const solve_chunk_job *job = arg;
     const level3_solve_plan *pr = &job->probe;
     level3_solve_groups(&pr->t, pr->left, pr->o, pr->s, from, to, job->rhs, job->b, job->ldb,
-                        ctx->buf, ctx->buf_len);
+                        ctx->buf, ctx->buf_len, kept);
 }
 
 bool level3_solve_by_blocks(const level3_ctx *ctx, const tri_view *t, bool left, tela_int o,
@@ -181,7 +276,7 @@ bool level3_solve_by_blocks(const level3_ctx *ctx, const tri_view *t, bool left,
     bool owned = false;
     double *buf = ctx->in_chunk ? ctx->buf : gemm_buffer_get(need, &owned);
     const level3_ctx here = {ctx->par, true, buf, ctx->in_chunk ? ctx->buf_len : buf ? need : 0};
-    solve_groups(&here, 0, groups, &job);
+    solve_groups(&here, 0, groups, false, &job);
     if (owned)
         free(buf);
     return true;

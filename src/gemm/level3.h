@@ -41,12 +41,17 @@ void level3_gemm(const level3_ctx *ctx, char ta, char tb, tela_int m, tela_int n
 
 /* The packing buffer a chunk's GEMMs need, for triangles of order s. */
 size_t level3_chunk_buffer_len(tela_int s);
-/* A member's chunks [from, to), run in order with its buffer in ctx. */
-typedef void (*level3_chunk_fn)(const level3_ctx *ctx, tela_int from, tela_int to, void *arg);
-/* Runs fn on chunks [0, count), shared among members through the gate
- * (estimate_ns of serial work in all, one section); each member gets its
- * own buffer of buf_len doubles (its GEMMs' packing, or a plan), handed out
- * before the region. Serially on the caller when the gate says so. */
+/* Chunks [from, to) a member claimed, run in order with its buffer in ctx.
+ * kept: the buffer holds what this fn left there on the member's previous
+ * claim of the same call (a packed triangle or plan it may reuse). */
+typedef void (*level3_chunk_fn)(const level3_ctx *ctx, tela_int from, tela_int to, bool kept,
+                                void *arg);
+/* Runs fn on chunks [0, count) through the gate (estimate_ns of serial
+ * work in all, one section); members claim ranges of chunks as they go
+ * (chunks.c), so which member runs a chunk varies: each chunk's result must
+ * not depend on it. Each member gets its own buffer of buf_len doubles (its
+ * GEMMs' packing, or a plan), handed out before the region. Serially on
+ * the caller, in one call, when the gate says so. */
 void level3_chunks(tela_par par, const char *name, tela_int count, double estimate_ns,
                    size_t buf_len, level3_chunk_fn fn, void *arg);
 /* level3_chunks for fns that need their buffer: false, nothing run, when
@@ -104,10 +109,11 @@ void level3_solve_apply(const level3_solve_plan *p, tela_int rhs, double *b, tel
 /* Groups [g0, g1) of the tile's right-hand sides (of rhs in all) solved
  * with the triangle op(A)[o.., o..] of order s, whose first row of B is b:
  * the plan prepared into buf when it holds level3_solve_plan_len(s)
- * doubles, else unprepared (the same bits). */
+ * doubles (kept: an earlier call prepared it there already), else
+ * unprepared (the same bits). */
 void level3_solve_groups(const tri_view *t, bool left, tela_int o, tela_int s, tela_int g0,
                          tela_int g1, tela_int rhs, double *b, tela_int ldb, double *buf,
-                         size_t buf_len);
+                         size_t buf_len, bool kept);
 /* trmm, op(A)[o.., o..] of order s in (LEVEL3_BASE, LEVEL3_CHUNK_TRI], B
  * s x n (left) or n x s (right) in place: the triangle packed once by
  * each member in blocks of the tile's side, B in chunks of LEVEL3_CHUNK
@@ -121,9 +127,9 @@ bool level3_multiply_packed(const level3_ctx *ctx, const tri_view *t, bool left,
 size_t level3_multiply_len(bool left, tela_int s);
 /* trsm's step on a triangle of order (LEVEL3_BASE, LEVEL3_CHUNK_TRI]:
  * with two or more groups of the tile's right-hand sides, outside a chunk,
- * the groups shared among members through the gate in balanced ranges (any
- * split gives the same bits), each member preparing one plan for its range;
- * else on the caller. False when this kernel's tiles are too large for it. */
+ * the groups claimed by members through the gate (any split gives the same
+ * bits), each member preparing one plan for all its claims; else on the
+ * caller. False when this kernel's tiles are too large for it. */
 bool level3_solve_by_blocks(const level3_ctx *ctx, const tri_view *t, bool left, tela_int o,
                             tela_int s, tela_int m, tela_int n, double *b, tela_int ldb);
 

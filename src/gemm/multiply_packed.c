@@ -136,14 +136,15 @@ typedef struct multiply_job {
     tela_int ldb;
 } multiply_job;
 
-/* A member's chunks [from, to): the triangle packed once for all of them,
- * into the member's buffer. */
-static void multiply_chunks(const level3_ctx *ctx, tela_int from, tela_int to, void *arg)
+/* A member's chunks [from, to): the triangle packed once for all its
+ * claims, into the member's buffer. */
+static void multiply_chunks(const level3_ctx *ctx, tela_int from, tela_int to, bool kept, void *arg)
 {
     const multiply_job *job = arg;
     const gemm_kernel *kr = gemm_kernel_get();
     double *plan = ctx->buf, *packed_b = ctx->buf + plan_len(kr, job->left, job->s);
-    pack_plan(kr, job->t, job->left, job->o, job->s, plan);
+    if (!kept)
+        pack_plan(kr, job->t, job->left, job->o, job->s, plan);
     for (tela_int c = from; c < to; c++) {
         const tela_int j = c * job->width, cnt = job->n - j < job->width ? job->n - j : job->width;
         multiply_chunk(kr, job->t, job->left, job->s, plan, cnt,
@@ -170,7 +171,7 @@ bool level3_multiply_packed(const level3_ctx *ctx, const tri_view *t, bool left,
          * serially, in the member's buffer. */
         if (!ctx->buf || ctx->buf_len < need)
             return false;
-        multiply_chunks(ctx, 0, chunks, &job);
+        multiply_chunks(ctx, 0, chunks, false, &job);
         return true;
     }
     if (chunks > 1)
@@ -181,7 +182,7 @@ bool level3_multiply_packed(const level3_ctx *ctx, const tri_view *t, bool left,
     if (!buf)
         return false;
     const level3_ctx here = {ctx->par, true, buf, need};
-    multiply_chunks(&here, 0, 1, &job);
+    multiply_chunks(&here, 0, 1, false, &job);
     if (owned)
         free(buf);
     return true;

@@ -68,6 +68,13 @@ size_t level3_solve_plan_len(tela_int s)
     return couplings_len(s, w) + triangles_len((s + narrow - 1) / narrow);
 }
 
+/* Points the plan at its packed parts in buf. */
+static void attach(level3_solve_plan *plan, double *buf)
+{
+    plan->coupling = buf;
+    plan->tris = (const gemm_tri *)(buf + couplings_len(plan->s, plan->w));
+}
+
 bool level3_solve_prepare(level3_solve_plan *plan, const tri_view *t, bool left, tela_int o,
                           tela_int s, double *buf)
 {
@@ -76,18 +83,16 @@ bool level3_solve_prepare(level3_solve_plan *plan, const tri_view *t, bool left,
         return false;
     if (!buf)
         return true;
-    double *coupling = buf;
     gemm_tri *tris = (gemm_tri *)(buf + couplings_len(s, plan->w));
     for (tela_int q = 0, at = 0; q < plan->blocks; q++) {
         tela_int j0, jw, d0, dk;
         block_of(plan, q, &j0, &jw, &d0, &dk);
         if (dk > 0)
-            pack_coupling(plan, j0, jw, d0, dk, coupling + at);
+            pack_coupling(plan, j0, jw, d0, dk, buf + at);
         level3_tri_build(t, o + j0, jw, left, true, &tris[q]);
         at += plan->w * dk;
     }
-    plan->coupling = coupling;
-    plan->tris = tris;
+    attach(plan, buf);
     return true;
 }
 
@@ -155,13 +160,16 @@ void level3_solve_apply(const level3_solve_plan *p, tela_int rhs, double *b, tel
 
 void level3_solve_groups(const tri_view *t, bool left, tela_int o, tela_int s, tela_int g0,
                          tela_int g1, tela_int rhs, double *b, tela_int ldb, double *buf,
-                         size_t buf_len)
+                         size_t buf_len, bool kept)
 {
     level3_solve_plan plan = plan_of(t, left, o, s);
     const tela_int first = g0 * plan.v, last = g1 * plan.v < rhs ? g1 * plan.v : rhs;
     if (first >= last)
         return;
     const bool whole = buf && buf_len >= level3_solve_plan_len(s);
-    level3_solve_prepare(&plan, t, left, o, s, whole ? buf : NULL);
+    if (whole && kept)
+        attach(&plan, buf);
+    else
+        level3_solve_prepare(&plan, t, left, o, s, whole ? buf : NULL);
     level3_solve_apply(&plan, last - first, b + (left ? first * ldb : first), ldb);
 }

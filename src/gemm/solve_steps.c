@@ -71,7 +71,7 @@ static void solve_block(const steps_job *job, tela_int r0, tela_int r1, int r, i
     tela_int g0, g1;
     share_of((job->n + job->v - 1) / job->v, r, w, &g0, &g1);
     level3_solve_groups(job->t, true, r0, r1 - r0, g0, g1, job->n, job->b + r0, job->ldb, buf,
-                        buf ? job->buf_len : 0);
+                        buf ? job->buf_len : 0, false);
 }
 
 static bool all_measured(const double *speeds, int w)

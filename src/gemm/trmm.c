@@ -58,9 +58,10 @@ typedef struct share_job {
     tela_int ldb;
 } share_job;
 
-static void multiply_share(const level3_ctx *ctx, tela_int from, tela_int to, void *arg)
+static void multiply_share(const level3_ctx *ctx, tela_int from, tela_int to, bool kept, void *arg)
 {
     const share_job *job = arg;
+    (void)kept; /* each share's leaves and GEMMs pack afresh */
     const tela_int rhs = job->left ? job->n : job->m, s = job->left ? job->m : job->n;
     for (tela_int c = from; c < to; c++) {
         const tela_int j = c * job->per, cnt = rhs - j < job->per ? rhs - j : job->per;
