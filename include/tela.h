@@ -193,7 +193,8 @@ TELA_API const char *tela_costs_source(void);
 /* Workspace owned by the team, for bodies that need scratch memory without
  * allocating: at least bytes, 64-byte aligned, valid until the next call
  * on this team with a larger size or the team's release. NULL on failure or
- * when called from inside a region. */
+ * when called from inside a region. A destroyed pool's workspace is kept
+ * for the next team that needs one (one block per process, the largest). */
 TELA_API void *tela_team_workspace(tela_team *team, size_t bytes);
 
 /* ---- level-3 BLAS -------------------------------------------------------------

@@ -203,6 +203,45 @@ static void test_interposer_counts_allocations(void **state)
 #endif
 }
 
+/* A destroyed pool's team leaves its workspace to the next team that needs
+ * one: a caller that builds a pool per call (tela-probe's fresh_pool) finds
+ * it grown, with nothing to allocate and no page to touch anew. */
+static void test_fresh_pool_finds_the_last_workspace(void **state)
+{
+    (void)state;
+    SKIP_IF_SANITIZED();
+#if !TU_SANITIZED
+    enum { BIG = 1 << 20 };
+    tela_pool *pool = tu_pool_of_width(2);
+    tela_team *team = pool ? tela_team_acquire(pool, 2) : NULL;
+    assert_non_null(team);
+    unsigned char *ws = tela_team_workspace(team, BIG);
+    assert_non_null(ws);
+    memset(ws, 1, BIG);
+    tela_team_release(team);
+    tela_pool_destroy(pool);
+
+    pool = tu_pool_of_width(2);
+    team = pool ? tela_team_acquire(pool, 2) : NULL;
+    assert_non_null(team);
+    start_counting();
+    unsigned char *again = tela_team_workspace(team, BIG / 2);
+    stop_counting();
+    assert_non_null(again);
+    expect_no_allocations("a fresh pool's team asking for less workspace than the last one had", 2);
+    memset(again, 2, BIG / 2);
+    /* Larger than any spare: allocated (the smaller one given up). */
+    start_counting();
+    unsigned char *bigger = tela_team_workspace(team, (size_t)64 * BIG);
+    stop_counting();
+    assert_non_null(bigger);
+    assert_int_equal(atomic_load(&alloc_calls), 1);
+    bigger[(size_t)64 * BIG - 1] = 3;
+    tela_team_release(team);
+    tela_pool_destroy(pool);
+#endif
+}
+
 static void test_regions_do_not_allocate(void **state)
 {
     (void)state;
@@ -439,6 +478,7 @@ int main(void)
     tela_set_error_handler(quiet_handler, NULL);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_interposer_counts_allocations),
+        cmocka_unit_test(test_fresh_pool_finds_the_last_workspace),
         cmocka_unit_test(test_regions_do_not_allocate),
         cmocka_unit_test(test_wake_after_sleep_does_not_allocate),
         cmocka_unit_test(test_kernels_do_not_allocate),

@@ -227,6 +227,59 @@ static void expect_dedicated_named(const char *name, const char *expected_comm)
     assert_int_equal(after.reserve_idle, before.reserve_idle);
 }
 
+struct workspace_churn {
+    int index;
+    int pools;
+};
+
+/* Pools built and destroyed per call, each team's workspace (of varying
+ * sizes) filled and read back before its pool goes: two teams never get the
+ * same block, and no block is used after it is freed (the sanitizers watch
+ * the spare passed between pools). */
+static void *churn_workspaces(void *arg)
+{
+    const struct workspace_churn *c = arg;
+    for (int i = 0; i < c->pools; i++) {
+        tela_pool *pool = tu_pool_of_width(2);
+        tela_team *team = pool ? tela_team_acquire(pool, 2) : NULL;
+        TU_CHECK(team != NULL);
+        if (!team) {
+            tela_pool_destroy(pool);
+            continue;
+        }
+        const size_t bytes = (size_t)(1 + (i * 7 + c->index) % 5) << 16;
+        const unsigned char mark = (unsigned char)(c->index * 16 + i % 16);
+        unsigned char *ws = tela_team_workspace(team, bytes);
+        TU_CHECK(ws != NULL);
+        if (ws) {
+            memset(ws, mark, bytes);
+            sched_yield();
+            size_t wrong = 0;
+            for (size_t k = 0; k < bytes; k += 61)
+                wrong += ws[k] != mark;
+            TU_CHECK(wrong == 0);
+        }
+        tela_team_release(team);
+        tela_pool_destroy(pool);
+    }
+    return NULL;
+}
+
+static void test_pools_pass_on_their_workspace(void **state)
+{
+    (void)state;
+    enum { THREADS = 4 };
+    pthread_t threads[THREADS];
+    struct workspace_churn churn[THREADS];
+    for (int t = 0; t < THREADS; t++) {
+        churn[t] = (struct workspace_churn){t, tu_iters(200, 30)};
+        assert_int_equal(pthread_create(&threads[t], NULL, churn_workspaces, &churn[t]), 0);
+    }
+    for (int t = 0; t < THREADS; t++)
+        pthread_join(threads[t], NULL);
+    TU_ASSERT_NO_FAILURES();
+}
+
 static void test_dedicated_pool_named_threads_joined(void **state)
 {
     (void)state;
@@ -370,6 +423,7 @@ int main(void)
         cmocka_unit_test(test_pool_per_call_spawns_nothing),
         cmocka_unit_test(test_live_pools_have_disjoint_workers),
         cmocka_unit_test(test_reserve_never_exceeds_cap),
+        cmocka_unit_test(test_pools_pass_on_their_workspace),
         cmocka_unit_test(test_dedicated_pool_named_threads_joined),
         cmocka_unit_test(test_dedicated_pool_stack_size),
         cmocka_unit_test(test_dedicated_pool_start_hook),

@@ -250,6 +250,10 @@ tela_pool *par_pool_create(const tela_pool_opts *opts, bool keep_struct);
  * worker is free). NULL if the pool is being destroyed or out of memory. */
 tela_team *par_team_lease(tela_pool *pool, int width);
 void par_team_unlease(tela_team *team);
+/* Gives up a team's workspace (block of size bytes, NULL ignored): kept as
+ * the process's spare when it is the largest given up so far, for the next
+ * team that needs one (workspace.c), else freed. */
+void par_workspace_retire(void *block, size_t size);
 /* Destroys the pool if destruction is pending and no team is leased. */
 void par_pool_finish_if_idle(tela_pool *pool);
 

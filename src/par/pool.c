@@ -14,14 +14,14 @@ static void pool_free(tela_pool *pool)
 {
     for (int i = 0; i < pool->width; i++) {
         if (pool->slots[i]) {
-            free(pool->slots[i]->workspace);
+            par_workspace_retire(pool->slots[i]->workspace, pool->slots[i]->workspace_size);
             free(pool->slots[i]);
         }
     }
     tela_team *t = pool->overflow_all;
     while (t) {
         tela_team *next = t->next_overflow;
-        free(t->workspace);
+        par_workspace_retire(t->workspace, t->workspace_size);
         free(t);
         t = next;
     }

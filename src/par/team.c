@@ -218,31 +218,3 @@ int tela_with_team(tela_pool *pool, int width, void (*fn)(tela_team *, void *), 
     fn(t, arg);
     return tela_team_release(t);
 }
-
-void *tela_team_workspace(tela_team *team, size_t bytes)
-{
-    if (!team) {
-        par_error(TELA_EINVAL, "tela_team_workspace", "team is NULL");
-        return NULL;
-    }
-    /* Inside any region (a width-1 run on the team leaves it unmarked). */
-    if (atomic_load(&team->running) || par_current_member()) {
-        par_error(TELA_EBUSY, "tela_team_workspace",
-                  "workspace is sized before a region starts, not inside it");
-        return NULL;
-    }
-    if (bytes <= team->workspace_size && team->workspace)
-        return team->workspace;
-    size_t rounded = (bytes + PAR_CACHE_LINE - 1) / PAR_CACHE_LINE * PAR_CACHE_LINE;
-    if (rounded == 0)
-        rounded = PAR_CACHE_LINE;
-    void *p = aligned_alloc(PAR_CACHE_LINE, rounded);
-    if (!p) {
-        par_error(TELA_ENOMEM, "tela_team_workspace", "out of memory");
-        return NULL;
-    }
-    free(team->workspace);
-    team->workspace = p;
-    team->workspace_size = rounded;
-    return p;
-}
