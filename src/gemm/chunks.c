@@ -57,7 +57,8 @@ typedef struct chunk_job {
 
 static _Atomic uint64_t *claims_of(const chunk_job *job, int r)
 {
-    return (_Atomic uint64_t *)(job->bufs + (size_t)(r + 1) * job->buf_len - CLAIM_LINE_DOUBLES);
+    void *line = job->bufs + (size_t)(r + 1) * job->buf_len - CLAIM_LINE_DOUBLES;
+    return line;
 }
 
 static void range_of(tela_int count, int r, int w, tela_int *first, tela_int *size)
