@@ -230,10 +230,12 @@ static void test_trsm_left_in_steps(void **state)
 static void test_syrk_both_triangles(void **state)
 {
     (void)state;
-    /* 203 x 70: the unpacked path, members taking strips; 290 x 300: packed, members taking
-     * column panels balanced by the triangle's elements, two k blocks. */
-    static const tela_int shapes[2][2] = {{203, 70}, {290, 300}};
-    for (int s = 0; s < 2; s++) {
+    /* 203 x 70: the unpacked path, members taking strips; 56 x 40: the same with 'T' too
+     * (op(A) transposed once per member, from the first row its columns reach); 290 x 300:
+     * packed, members taking column panels balanced by the triangle's elements, two k
+     * blocks. */
+    static const tela_int shapes[3][2] = {{203, 70}, {56, 40}, {290, 300}};
+    for (int s = 0; s < 3; s++) {
         const tela_int n = shapes[s][0], k = shapes[s][1], big = n > k ? n : k;
         double *a = random_matrix(big, big, big, 5), *c = random_matrix(n, n, n, 6);
         static const char flags[4][2] = {{'L', 'N'}, {'L', 'T'}, {'U', 'N'}, {'U', 'T'}};

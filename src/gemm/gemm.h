@@ -67,6 +67,11 @@ typedef void (*gemm_unit_lower_fn)(int k, const double *l, ptrdiff_t l_row, ptrd
  * when 1.5-3 MiB blocks ran at 92-99 in the same process (docs/gemm.md). */
 #define GEMM_B_BLOCK_BYTES (2L << 20)
 
+/* t (cols x rows, leading dimension ldt) = A^T for A rows x cols: exact
+ * copies, so every transposer gives the same bits. */
+typedef void (*gemm_transpose_fn)(const double *a, ptrdiff_t lda, ptrdiff_t rows, ptrdiff_t cols,
+                                  double *restrict t, ptrdiff_t ldt);
+
 typedef struct gemm_kernel {
     const char *name; /* "avx512", "avx2", "generic" */
     int mr, nr;
@@ -77,8 +82,9 @@ typedef struct gemm_kernel {
     gemm_pack_b_fn pack_b;                        /* gemm_pack_b's contract, for this nr */
     gemm_tri_fn tri_left, tri_right;              /* trsm/trmm base cases */
     gemm_unit_lower_fn unit_lower_panel;          /* getrf's solve on packed U12 */
-    bool unpacked_fast;         /* small is a vector path worth using beyond tiny sizes */
-    gemm_ukernel_narrow narrow; /* edge tiles of few columns; NULL: the whole tile */
+    bool unpacked_fast;          /* small is a vector path worth using beyond tiny sizes */
+    gemm_ukernel_narrow narrow;  /* edge tiles of few columns; NULL: the whole tile */
+    gemm_transpose_fn transpose; /* op(A) = A^T copied for the small path */
 } gemm_kernel;
 
 /* The kernel for this CPU, chosen once (cpuid); TELA_GEMM_KERNEL=generic,
@@ -127,6 +133,13 @@ static inline double gemm_at(const gemm_operand *x, ptrdiff_t i, ptrdiff_t j)
 {
     return x->trans ? x->p[j + i * x->ld] : x->p[i + j * x->ld];
 }
+
+/* gemm_transpose_fn's contract: element by element (pack.c), in 8 x 8
+ * blocks (pack_avx512.c). */
+void gemm_transpose(const double *a, ptrdiff_t lda, ptrdiff_t rows, ptrdiff_t cols,
+                    double *restrict t, ptrdiff_t ldt);
+void gemm_transpose_avx512(const double *a, ptrdiff_t lda, ptrdiff_t rows, ptrdiff_t cols,
+                           double *restrict t, ptrdiff_t ldt);
 
 /* Packs rows [i0, i0 + mc) x columns [p0, p0 + kc) of op(A), times alpha,
  * into mr-row panels (zero-padded): panel r holds kc columns of mr values. */

@@ -219,9 +219,7 @@ void gemm_small_avx512(const gemm_problem *pr)
     if (pr->a.trans && m * k <= GEMM_SMALL_TRANSPOSE_MAX) {
         /* op(A) = A^T, small: transposed onto the stack, then the fast form. */
         double at[GEMM_SMALL_TRANSPOSE_MAX];
-        for (ptrdiff_t i = 0; i < m; i++)
-            for (ptrdiff_t p = 0; p < k; p++)
-                at[i + p * m] = pr->a.p[p + i * pr->a.ld];
+        gemm_transpose_avx512(pr->a.p, pr->a.ld, k, m, at, m);
         gemm_problem copy = *pr;
         copy.a = (gemm_operand){at, m, false};
         gemm_small_avx512(&copy);

@@ -3,6 +3,14 @@
  * tiles, alpha folded into A. Transposes are absorbed here. */
 #include "gemm/gemm.h"
 
+void gemm_transpose(const double *a, ptrdiff_t lda, ptrdiff_t rows, ptrdiff_t cols,
+                    double *restrict t, ptrdiff_t ldt)
+{
+    for (ptrdiff_t i = 0; i < rows; i++)
+        for (ptrdiff_t j = 0; j < cols; j++)
+            t[j + i * ldt] = a[i + j * lda];
+}
+
 void gemm_pack_a(const gemm_operand *a, ptrdiff_t i0, int mc, ptrdiff_t p0, int kc, double alpha,
                  int mr, double *restrict out)
 {

@@ -56,6 +56,23 @@ static inline void transpose_strips(const double *src, ptrdiff_t ld, int rows, _
         _mm512_mask_storeu_pd(dst + q * ld_dst, lanes, r[q]);
 }
 
+void gemm_transpose_avx512(const double *a, ptrdiff_t lda, ptrdiff_t rows, ptrdiff_t cols,
+                           double *restrict t, ptrdiff_t ldt)
+{
+    /* 8 x 8 blocks in registers: the scalar copy, one strided store per
+     * element, took ~1.5 cycles a double (11% of potrf U 128). */
+    const __m512d one = _mm512_set1_pd(1.0);
+    const ptrdiff_t full = rows / 8 * 8;
+    for (ptrdiff_t j0 = 0; j0 < cols; j0 += 8) {
+        const int strips = cols - j0 < 8 ? (int)(cols - j0) : 8;
+        for (ptrdiff_t i0 = 0; i0 < full; i0 += 8)
+            transpose_strips(a + i0 + j0 * lda, lda, strips, one, t + j0 + i0 * ldt, ldt);
+        for (ptrdiff_t i = full; i < rows; i++)
+            for (int j = 0; j < strips; j++)
+                t[j0 + j + i * ldt] = a[i + (j0 + j) * lda];
+    }
+}
+
 void gemm_pack_a_avx512(const gemm_operand *a, ptrdiff_t i0, int mc, ptrdiff_t p0, int kc,
                         double alpha, int mr, double *restrict out)
 {
@@ -194,5 +211,11 @@ void gemm_pack_b_avx512(const gemm_operand *b, ptrdiff_t p0, int kc, ptrdiff_t j
                         int first_panel, int last_panel, int nr, double *restrict out)
 {
     gemm_pack_b(b, p0, kc, j0, n_block, first_panel, last_panel, nr, out);
+}
+
+void gemm_transpose_avx512(const double *a, ptrdiff_t lda, ptrdiff_t rows, ptrdiff_t cols,
+                           double *restrict t, ptrdiff_t ldt)
+{
+    gemm_transpose(a, lda, rows, cols, t, ldt);
 }
 #endif

@@ -45,15 +45,12 @@ static void unpacked_diagonal(const gemm_problem *pr, ptrdiff_t j0, ptrdiff_t s)
                       j0, j0);
 }
 
-void gemm_unpacked_columns(const gemm_problem *pr, ptrdiff_t j_from, ptrdiff_t j_to)
+/* Columns [j_from, j_to) of a triangle of C, strip by strip: the piece on
+ * the diagonal through a buffer, the rest in place. Strips are counted from
+ * C's origin (C is square), so each element is computed the same way
+ * whatever range holds its strip. */
+static void unpacked_strips(const gemm_problem *pr, ptrdiff_t j_from, ptrdiff_t j_to)
 {
-    if (pr->part == GEMM_ALL) {
-        unpacked_block(pr, 0, pr->m, j_from, j_to);
-        return;
-    }
-    /* Strips of GEMM_PART_STRIP columns from C's origin (C is square): the
-     * piece on the diagonal through a buffer, the rest in place. Each
-     * element is computed the same way whatever range holds its strip. */
     for (ptrdiff_t j0 = j_from; j0 < j_to; j0 += GEMM_PART_STRIP) {
         const ptrdiff_t s = j_to - j0 < GEMM_PART_STRIP ? j_to - j0 : GEMM_PART_STRIP;
         unpacked_diagonal(pr, j0, s);
@@ -62,6 +59,37 @@ void gemm_unpacked_columns(const gemm_problem *pr, ptrdiff_t j_from, ptrdiff_t j
         else
             unpacked_block(pr, 0, j0, j0, j0 + s);
     }
+}
+
+void gemm_unpacked_columns(const gemm_problem *pr, ptrdiff_t j_from, ptrdiff_t j_to)
+{
+    if (pr->part == GEMM_ALL) {
+        unpacked_block(pr, 0, pr->m, j_from, j_to);
+        return;
+    }
+    /* The rows of op(A) these columns reach: [j_from, m) below the
+     * diagonal, [0, j_to) above. */
+    const ptrdiff_t i0 = pr->part == GEMM_LOWER ? j_from : 0;
+    const ptrdiff_t rows = pr->part == GEMM_LOWER ? pr->m - i0 : j_to;
+    if (!pr->a.trans || rows * pr->k > GEMM_SMALL_TRANSPOSE_MAX) {
+        unpacked_strips(pr, j_from, j_to);
+        return;
+    }
+    /* op(A) = A^T (syrk 'T'): transposed once here rather than by every
+     * strip's calls (2 per 8 columns, each copying its rows again: syrk
+     * 64 x 64 'T' took twice as long as 'N'). Those calls transposed the
+     * same rows into the same order, so the bits do not change. The
+     * problem is shifted to start at (i0, i0) on the diagonal, so strips
+     * keep their columns and the transposed rows start at 0. */
+    double at[GEMM_SMALL_TRANSPOSE_MAX];
+    const gemm_operand a = operand_from(&pr->a, i0, 0);
+    pr->kernel->transpose(a.p, a.ld, pr->k, rows, at, rows);
+    gemm_problem q = *pr;
+    q.a = (gemm_operand){at, rows > 1 ? rows : 1, false};
+    q.b = operand_from(&pr->b, 0, i0);
+    q.c = pr->c + i0 + i0 * pr->ldc;
+    q.m = q.n = rows;
+    unpacked_strips(&q, j_from - i0, j_to - i0);
 }
 
 /* Elements of C's part in columns [0, j). */

@@ -17,11 +17,13 @@ static gemm_kernel kernels[] = {
      * kc 256 x nc 1032 x 8 B = 2 MiB of B in L3. */
     {"avx512", 16, 12, 192, 256, 1032, gemm_ukernel_avx512, gemm_small_avx512, gemm_pack_a_avx512,
      gemm_pack_b_avx512, gemm_tri_left_avx512, gemm_tri_right_avx512, gemm_unit_lower_panel_avx512,
-     true, gemm_ukernel_narrow_avx512},
+     true, gemm_ukernel_narrow_avx512, gemm_transpose_avx512},
     {"avx2", 8, 6, 144, 256, 1026, gemm_ukernel_avx2, gemm_small, gemm_pack_a, gemm_pack_b,
-     gemm_tri_left_generic, gemm_tri_right_generic, gemm_unit_lower_panel_avx2, false, NULL},
+     gemm_tri_left_generic, gemm_tri_right_generic, gemm_unit_lower_panel_avx2, false, NULL,
+     gemm_transpose},
     {"generic", 4, 4, 128, 256, 1024, gemm_ukernel_generic, gemm_small, gemm_pack_a, gemm_pack_b,
-     gemm_tri_left_generic, gemm_tri_right_generic, gemm_unit_lower_panel_generic, false, NULL},
+     gemm_tri_left_generic, gemm_tri_right_generic, gemm_unit_lower_panel_generic, false, NULL,
+     gemm_transpose},
 };
 
 static bool cpu_runs(const char *name)
