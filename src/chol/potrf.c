@@ -7,11 +7,13 @@
 #define CHOL_BASE 16
 /* Each member of potrf's regions needs this much of the order: below it
  * the regions of the recursion (trsm, syrk) start on data the caller has
- * just written and a second member costs more than it brings. Measured on
- * two cores, medians of interleaved rounds, the caller on the faster core,
- * GFLOP/s at 1 / 2 threads: n = 256: 37 / 31, 384: 45 / 43, 512: 41 / 44,
- * 768: 53 / 61, 1024: 50 / 68. */
-#define CHOL_ORDER_PER_MEMBER 256
+ * just written and a second member costs more than it brings. Two cores,
+ * potrf L, GFLOP/s on two threads / serially, medians of interleaved
+ * processes: with 64 a member, n = 128: 38.8 / 41.2 and 192: 53.4 / 53.2;
+ * with 128, 256: 74.7 / 60.3 and 384: 110.1 / 79.4 (U alike). 256 a member was chosen
+ * when a slow second vCPU held up the trsm shares (256: 31 / 37 then);
+ * members claim trsm's chunks since (docs/gemm.md). */
+#define CHOL_ORDER_PER_MEMBER 128
 
 bool chol_uplo(char c, bool *upper)
 {
