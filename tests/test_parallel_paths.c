@@ -252,8 +252,8 @@ static void test_syrk_both_triangles(void **state)
 static void test_getrf_square_tall_and_wide(void **state)
 {
     (void)state;
-    /* 450 x 900: getrf's panels in one region (blocked.c; its chain of panels allows up to 4
-     * members here); 2000 x 12 and 150 x 400: the recursion, with the panel a region. */
+    /* 450 x 900: getrf's panels in one region (blocked.c; its chain of panels allows every
+     * width tested here); 2000 x 12 and 150 x 400: the recursion, with the panel a region. */
     static const tela_int shapes[][2] = {{450, 900}, {2000, 12}, {150, 400}};
     for (size_t s = 0; s < 3; s++) {
         const tela_int m = shapes[s][0], n = shapes[s][1];
@@ -267,7 +267,7 @@ static void test_getrf_square_tall_and_wide(void **state)
 static void test_potrf_both_triangles(void **state)
 {
     (void)state;
-    const tela_int n = 520; /* potrf gives a member per 256 of the order */
+    const tela_int n = 520; /* potrf gives a member per 128 of the order */
     double *g = random_matrix(n, n, n, 9), *a = malloc(sizeof(double) * (size_t)(n * n));
     assert_non_null(a);
     /* SPD: G G^T + n I. */

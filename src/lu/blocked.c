@@ -36,9 +36,9 @@ static tela_int panel_columns(tela_int mn)
  * (cutting it to 512 on two cores cost 5% at n = 2048). */
 #define LU_UPDATE_BUFFERS (32u << 20)
 #define LU_UPDATE_NC_MIN  512
-/* A member beyond the first needs this many times the chain's time in all
- * (see lu_factor_blocked). */
-#define LU_CHAIN_MARGIN 2.0
+/* Members allowed: the work over this many times the chain's time (see
+ * lu_factor_blocked). */
+#define LU_CHAIN_MARGIN 0.5
 /* One member alone takes this many panels' updates of each block of
  * LU_TOGETHER_PANELS nr-panels of columns in a row (one_member_body): 48
  * columns with the AVX-512 kernel, 768 KiB of a 2048-row matrix. */
@@ -254,12 +254,18 @@ tela_int lu_factor_blocked(tela_par par, tela_int m, tela_int n, double *a, tela
         nc = LU_UPDATE_NC_MIN;
     if (nc < job.update_kernel.nc)
         job.update_kernel.nc = (int)nc / job.update_kernel.nr * job.update_kernel.nr;
-    /* No more members than the chain leaves work for, with a margin: each
-     * step also hands the panel to the other cores and waits at a barrier,
-     * which the model leaves out. Measured on two cores (medians of
-     * interleaved rounds, the caller on the faster core): two threads lose
-     * to one at n = 256 (ratio 2.5: 33 against 41 GFLOP/s) and 384 (3.6:
-     * 47 against 52), win at 512 (4.6: 57 against 52). */
+    /* No more members than the chain leaves work for. The work over the
+     * chain is an average over the steps: the early steps, with most of
+     * the flops, leave work for more members than the late ones, so the
+     * bound allows twice that. Measured on two cores, GFLOP/s on two
+     * threads with this bound / with the work over twice the chain (one
+     * member below n = 448) / serially, medians of interleaved processes:
+     * n = 192: 69.2 / 46.5 / 46.7; 256: 84.6 / 52.4 / 53.3; 320: 94.2 (the
+     * work over the chain) / 58.2 / 59.7; 384: 108.0 / 63.9 / 64.9; the work
+     * over the chain alone gave 6% less than this at 224-288 and kept 192
+     * serial. (The factor 2 against it was measured before the steps'
+     * shares by rate and the packed solve, docs/lu-chol.md: two threads
+     * lost at 256 then, 33 against 41.) */
     double estimate, chain;
     estimate_times(&job, &estimate, &chain);
     const double useful = chain > 0.0 ? estimate / (LU_CHAIN_MARGIN * chain) : 1.0;
