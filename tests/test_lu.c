@@ -725,11 +725,11 @@ static void test_widths_bitwise_equal(void **state)
 {
     (void)state;
     /* Panels of 32, 64 and (unsanitized only: 2.6 GFLOP each) 128 columns in blocked.c, with
-     * a narrower last panel, and the recursion below its minimum order. The last two (16 MiB
-     * and more) are factored serially in groups of panels (one_member_body), tall and wide:
-     * the widths compare them with the step-by-step order. */
-    static const struct width_case cases[] = {{517, 517}, {1000, 600},  {300, 650},  {400, 170},
-                                              {900, 801}, {1600, 1541}, {1100, 2000}};
+     * a narrower last panel (400 x 170 just above its minimum order), and the recursion below
+     * it (300 x 150). The last two (16 MiB and more) are factored serially in groups of panels
+     * (one_member_body), tall and wide: the widths compare them with the step-by-step order. */
+    static const struct width_case cases[] = {{517, 517}, {1000, 600}, {300, 650},   {400, 170},
+                                              {300, 150}, {900, 801},  {1600, 1541}, {1100, 2000}};
     const size_t count = sizeof cases / sizeof cases[0] - (TU_SANITIZED ? 2 : 0);
     const tela_int nrhs = 37;
     tl_seed(9);

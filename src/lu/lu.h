@@ -25,8 +25,12 @@ double lu_panel_estimate_ns(tela_int m, tela_int n);
  * the same bits): below LU_BLOCKED_MIN = min(m, n) the recursion of
  * LAPACK's dgetrf2, its GEMMs parallel; from there panels in one region
  * with look-ahead (blocked.c), the recursion factoring each panel. Both
- * return info as dgetrf does; pivots are 1-based and relative to a. */
-#define LU_BLOCKED_MIN 192
+ * return info as dgetrf does; pivots are 1-based and relative to a.
+ * From 160 two members pay in the blocked region (getrf 160: 57.3 against
+ * the recursion's 39.8 GFLOP/s on two threads, 184: 52.6 against 41.9),
+ * which one thread alone runs within 3% of the recursion (160: +2%, 184:
+ * -3%); at 128-152 they do not, and the blocked order lost 2-5%. */
+#define LU_BLOCKED_MIN 160
 tela_int lu_factor_recursive(tela_par par, tela_int m, tela_int n, double *a, tela_int lda,
                              tela_int *ipiv);
 tela_int lu_factor_blocked(tela_par par, tela_int m, tela_int n, double *a, tela_int lda,
