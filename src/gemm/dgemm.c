@@ -44,7 +44,10 @@ typedef struct gemm_job {
 } gemm_job;
 
 /* Splits width members into wm rows (over m's tiles) x wn columns (over
- * B's panels) so the largest share of tiles is smallest. */
+ * B's panels) so the largest share of tiles is smallest; on a tie, into
+ * the most rows: members of one row all pack its whole A block, so a
+ * column split packs A once per member (two threads, square 256: 212 ->
+ * 222 GFLOP/s with rows, 192-2048 +1-2%). */
 static void split_grid(int width, ptrdiff_t m_tiles, int n_panels, int *wm, int *wn)
 {
     double best = -1;
@@ -59,7 +62,7 @@ static void split_grid(int width, ptrdiff_t m_tiles, int n_panels, int *wm, int 
         /* Ceilings on purpose: the busiest member's whole tiles. */
         ptrdiff_t rows = (m_tiles + d - 1) / d, cols = (n_panels + e - 1) / e;
         double share = (double)rows * (double)cols;
-        if (best < 0 || share < best) {
+        if (best < 0 || share <= best) {
             best = share;
             *wm = d;
             *wn = e;
