@@ -196,14 +196,16 @@ static void test_beta_zero_overwrites_nan(void **state)
     double *a = random_matrix(m, k, m, 3), *b = random_matrix(k, n, k, 4);
     double *c = malloc(sizeof(double) * (size_t)(m * n));
     assert_non_null(c);
-    for (int big = 0; big < 2; big++) {
-        tela_int kk = big ? k : 3; /* the small path and the packed one */
+    for (int big = 0; big < 3; big++) {
+        /* The small path (16-row blocks, then 6 rows alone) and the packed one. */
+        tela_int kk = big == 2 ? k : 3, rows = big == 1 ? 6 : m;
         for (tela_int i = 0; i < m * n; i++)
             c[i] = i % 2 ? NAN : INFINITY;
-        assert_int_equal(tela_dgemm(tela_par_seq(), 'N', 'N', m, n, kk, 1.0, a, m, b, k, 0.0, c, m),
-                         0);
-        for (tela_int i = 0; i < m * n; i++)
-            assert_true(isfinite(c[i]));
+        assert_int_equal(
+            tela_dgemm(tela_par_seq(), 'N', 'N', rows, n, kk, 1.0, a, m, b, k, 0.0, c, m), 0);
+        for (tela_int j = 0; j < n; j++)
+            for (tela_int i = 0; i < m; i++)
+                assert_true(i < rows ? isfinite(c[i + j * m]) : !isfinite(c[i + j * m]));
     }
     free(a);
     free(b);

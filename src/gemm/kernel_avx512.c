@@ -212,6 +212,68 @@ static void small_block8(const gemm_problem *pr, ptrdiff_t i0, __mmask8 lo, __mm
             small_store(cq + j * pr->ldc, lo, hi, c_lo[j], c_hi[j], va, vb, pr->beta);
 }
 
+/* A whole 16 x 8 block: no masks, and B's columns reached from two
+ * pointers, four columns apart, so the k loop keeps its 16 accumulators,
+ * A's two vectors and the broadcast in registers (small_block8's eight
+ * clamped pointers and its masks were spilled to the stack there, reloaded
+ * every step). The same operations in the same order as small_block8. */
+static void small_whole8(const gemm_problem *pr, ptrdiff_t i0, const double *b, ptrdiff_t step_p,
+                         ptrdiff_t step_j, double *cq, __m512d va, __m512d vb)
+{
+    __m512d c_lo[8], c_hi[8];
+#pragma GCC unroll 8
+    for (int j = 0; j < 8; j++)
+        c_lo[j] = c_hi[j] = _mm512_setzero_pd();
+    const double *a = pr->a.p + i0, *b4 = b + 4 * step_j;
+    const ptrdiff_t lda = pr->a.ld, k = pr->k;
+    for (ptrdiff_t p = 0; p < k; p++, a += lda, b += step_p, b4 += step_p) {
+        const __m512d a0 = _mm512_loadu_pd(a);
+        const __m512d a1 = _mm512_loadu_pd(a + 8);
+#pragma GCC unroll 4
+        for (int j = 0; j < 4; j++) {
+            const __m512d v = _mm512_set1_pd(b[j * step_j]);
+            c_lo[j] = _mm512_fmadd_pd(a0, v, c_lo[j]);
+            c_hi[j] = _mm512_fmadd_pd(a1, v, c_hi[j]);
+        }
+#pragma GCC unroll 4
+        for (int j = 0; j < 4; j++) {
+            const __m512d v = _mm512_set1_pd(b4[j * step_j]);
+            c_lo[4 + j] = _mm512_fmadd_pd(a0, v, c_lo[4 + j]);
+            c_hi[4 + j] = _mm512_fmadd_pd(a1, v, c_hi[4 + j]);
+        }
+    }
+#pragma GCC unroll 8
+    for (int j = 0; j < 8; j++)
+        small_store(cq + j * pr->ldc, 0xff, 0xff, c_lo[j], c_hi[j], va, vb, pr->beta);
+}
+
+/* At most 8 rows x 8 columns: one vector a column (the blocks above also
+ * compute a second, masked-off one), the mask held in one register. */
+static void small_short8(const gemm_problem *pr, ptrdiff_t i0, __mmask8 lo, const double *b,
+                         ptrdiff_t step_p, ptrdiff_t step_j, double *cq, __m512d va, __m512d vb)
+{
+    __m512d acc[8];
+#pragma GCC unroll 8
+    for (int j = 0; j < 8; j++)
+        acc[j] = _mm512_setzero_pd();
+    const double *a = pr->a.p + i0;
+    const ptrdiff_t lda = pr->a.ld, k = pr->k;
+    for (ptrdiff_t p = 0; p < k; p++, a += lda, b += step_p) {
+        const __m512d a0 = _mm512_maskz_loadu_pd(lo, a);
+#pragma GCC unroll 8
+        for (int j = 0; j < 8; j++)
+            acc[j] = _mm512_fmadd_pd(a0, _mm512_set1_pd(b[j * step_j]), acc[j]);
+    }
+#pragma GCC unroll 8
+    for (int j = 0; j < 8; j++) {
+        double *c = cq + j * pr->ldc;
+        __m512d r = _mm512_mul_pd(va, acc[j]);
+        if (pr->beta != 0.0)
+            r = _mm512_fmadd_pd(vb, _mm512_maskz_loadu_pd(lo, c), r);
+        _mm512_mask_storeu_pd(c, lo, r);
+    }
+}
+
 void gemm_small_avx512(const gemm_problem *pr)
 {
     const ptrdiff_t m = pr->m, n = pr->n, k = pr->k;
@@ -260,7 +322,11 @@ void gemm_small_avx512(const gemm_problem *pr)
             const __mmask8 lo = (__mmask8)(rows >= 8 ? 0xffu : (1u << rows) - 1u);
             const __mmask8 hi = (__mmask8)(rows <= 8 ? 0u : (1u << (rows - 8)) - 1u);
             double *cq = pr->c + i0 + j0 * pr->ldc;
-            if (cols > 4)
+            if (cols == 8 && rows == 16)
+                small_whole8(pr, i0, pr->b.p + j0 * step_j, step_p, step_j, cq, va, vb);
+            else if (cols == 8 && rows <= 8)
+                small_short8(pr, i0, lo, pr->b.p + j0 * step_j, step_p, step_j, cq, va, vb);
+            else if (cols > 4)
                 small_block8(pr, i0, lo, hi, pr->b.p + j0 * step_j, step_p, step_j, cols, cq, va,
                              vb);
             else
