@@ -10,9 +10,9 @@
  * just written and a second member costs more than it brings. Two cores,
  * potrf L, GFLOP/s on two threads / serially, medians of interleaved
  * processes: with 64 a member, n = 128: 38.8 / 41.2 and 192: 53.4 / 53.2;
- * with 128, 256: 74.7 / 60.3 and 384: 110.1 / 79.4 (U alike). 256 a member was chosen
- * when a slow second vCPU held up the trsm shares (256: 31 / 37 then);
- * members claim trsm's chunks since (docs/gemm.md). */
+ * with 128, 256: 74.7 / 60.3 and 384: 110.1 / 79.4 (U alike). 256 a
+ * member was chosen when a slow second vCPU held up the trsm shares (256:
+ * 31 / 37 then); members claim trsm's chunks since (docs/gemm.md). */
 #define CHOL_ORDER_PER_MEMBER 128
 
 bool chol_uplo(char c, bool *upper)

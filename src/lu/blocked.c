@@ -258,14 +258,13 @@ tela_int lu_factor_blocked(tela_par par, tela_int m, tela_int n, double *a, tela
      * chain is an average over the steps: the early steps, with most of
      * the flops, leave work for more members than the late ones, so the
      * bound allows twice that. Measured on two cores, GFLOP/s on two
-     * threads with this bound / with the work over twice the chain (one
-     * member below n = 448) / serially, medians of interleaved processes:
-     * n = 192: 69.2 / 46.5 / 46.7; 256: 84.6 / 52.4 / 53.3; 320: 94.2 (the
-     * work over the chain) / 58.2 / 59.7; 384: 108.0 / 63.9 / 64.9; the work
-     * over the chain alone gave 6% less than this at 224-288 and kept 192
-     * serial. (The factor 2 against it was measured before the steps'
-     * shares by rate and the packed solve, docs/lu-chol.md: two threads
-     * lost at 256 then, 33 against 41.) */
+     * threads with this bound / with the work over twice the chain, which
+     * kept one member below n = 448 / serially, medians of interleaved
+     * processes: n = 192: 69.2 / 46.5 / 46.7; 256: 84.6 / 52.4 / 53.3;
+     * 384: 108.0 / 63.9 / 64.9. With the work over the chain itself, 6%
+     * less than this at 224-288, and 192 stayed serial. (Twice the chain
+     * was measured before the steps' shares by rate and the packed solve,
+     * docs/lu-chol.md: two threads lost at 256 then, 33 against 41.) */
     double estimate, chain;
     estimate_times(&job, &estimate, &chain);
     const double useful = chain > 0.0 ? estimate / (LU_CHAIN_MARGIN * chain) : 1.0;
