@@ -7,6 +7,8 @@
 #include "teambench_clock.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -70,18 +72,25 @@ int64_t tb_omp_call(int width, int sections, int64_t work_ns, int64_t *first_ns,
 
 int tb_omp_worker_clocks(int width, clockid_t *clocks, int max)
 {
-    int stored = 0, failed = 0;
-#pragma omp parallel num_threads(width) reduction(+ : stored, failed)
+    /* Each worker counts its slot in with a release after writing it, and the caller acquires
+     * the counts after the region: ThreadSanitizer does not see libgomp's join (libgomp is not
+     * instrumented), and the plain writes were reported as a race with the caller's reads
+     * whenever the worker's stack had left TSan's history, which the libgomp suppression then
+     * could not match. */
+    atomic_int stored = 0, failed = 0;
+#pragma omp parallel num_threads(width)
     {
         int thread = omp_get_thread_num();
         if (thread > 0 && thread <= max) {
-            if (pthread_getcpuclockid(pthread_self(), &clocks[thread - 1]) == 0)
-                stored++;
-            else
-                failed++;
+            clockid_t id;
+            const bool ok = pthread_getcpuclockid(pthread_self(), &id) == 0;
+            if (ok)
+                clocks[thread - 1] = id;
+            atomic_fetch_add_explicit(ok ? &stored : &failed, 1, memory_order_release);
         }
     }
-    return failed ? -1 : stored;
+    const int s = atomic_load_explicit(&stored, memory_order_acquire);
+    return atomic_load_explicit(&failed, memory_order_acquire) ? -1 : s;
 }
 
 #else /* no OpenMP in this build */
