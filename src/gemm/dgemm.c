@@ -195,11 +195,12 @@ void gemm_run(tela_par par, const gemm_problem *pr, const char *name)
 {
     /* Straight to the small path, which gemm_serial reaches through four
      * calls and a copy of the problem (12% of dgemm 16 x 16 x 16). */
-    if (pr->part == GEMM_ALL && gemm_is_small(pr->m, pr->n, pr->k)) {
+    const bool small = gemm_is_small(pr->m, pr->n, pr->k);
+    if (small && pr->part == GEMM_ALL) {
         pr->kernel->small(pr);
         return;
     }
-    if (par.kind == TELA_PAR_SEQ || gemm_is_small(pr->m, pr->n, pr->k))
+    if (par.kind == TELA_PAR_SEQ || small)
         gemm_serial(pr);
     else if (gemm_prefers_unpacked(pr)) {
         if (tela_parallel_gated(tela_par_limit(par, (int)((pr->n + 7) / 8)), name,

@@ -125,17 +125,22 @@ void gemm_ukernel_narrow_avx512(int kc, const double *restrict a, const double *
  * read in place when untransposed; op(A) = A^T is read row by row as dot
  * products along k (contiguous in A). Serial only: nothing here is split. */
 
-/* One column of a 16-row block: C = alpha acc + beta C (beta = 0: C not read). */
+/* Up to 8 rows of one column: C = alpha acc + beta C (beta = 0: C not read). */
+static inline void small_store_half(double *c, __mmask8 rows, __m512d acc, __m512d va, __m512d vb,
+                                    double beta)
+{
+    __m512d r = _mm512_mul_pd(va, acc);
+    if (beta != 0.0)
+        r = _mm512_fmadd_pd(vb, _mm512_maskz_loadu_pd(rows, c), r);
+    _mm512_mask_storeu_pd(c, rows, r);
+}
+
+/* One column of a 16-row block. */
 static inline void small_store(double *c, __mmask8 lo, __mmask8 hi, __m512d acc0, __m512d acc1,
                                __m512d va, __m512d vb, double beta)
 {
-    __m512d r0 = _mm512_mul_pd(va, acc0), r1 = _mm512_mul_pd(va, acc1);
-    if (beta != 0.0) {
-        r0 = _mm512_fmadd_pd(vb, _mm512_maskz_loadu_pd(lo, c), r0);
-        r1 = _mm512_fmadd_pd(vb, _mm512_maskz_loadu_pd(hi, c + 8), r1);
-    }
-    _mm512_mask_storeu_pd(c, lo, r0);
-    _mm512_mask_storeu_pd(c + 8, hi, r1);
+    small_store_half(c, lo, acc0, va, vb, beta);
+    small_store_half(c + 8, hi, acc1, va, vb, beta);
 }
 
 /* 16 rows x up to 4 columns of C: 8 independent FMA chains. Missing
@@ -265,13 +270,8 @@ static void small_short8(const gemm_problem *pr, ptrdiff_t i0, __mmask8 lo, cons
             acc[j] = _mm512_fmadd_pd(a0, _mm512_set1_pd(b[j * step_j]), acc[j]);
     }
 #pragma GCC unroll 8
-    for (int j = 0; j < 8; j++) {
-        double *c = cq + j * pr->ldc;
-        __m512d r = _mm512_mul_pd(va, acc[j]);
-        if (pr->beta != 0.0)
-            r = _mm512_fmadd_pd(vb, _mm512_maskz_loadu_pd(lo, c), r);
-        _mm512_mask_storeu_pd(c, lo, r);
-    }
+    for (int j = 0; j < 8; j++)
+        small_store_half(cq + j * pr->ldc, lo, acc[j], va, vb, pr->beta);
 }
 
 void gemm_small_avx512(const gemm_problem *pr)
