@@ -4,8 +4,6 @@
 #include "gemm/level3.h"
 #include "par/par.h"
 
-#include <stdatomic.h>
-#include <stdint.h>
 #include <stdlib.h>
 
 void level3_gemm(const level3_ctx *ctx, char ta, char tb, tela_int m, tela_int n, tela_int k,
@@ -41,7 +39,7 @@ typedef struct chunk_job {
     void *arg;
 } chunk_job;
 
-/* Members claim chunks one at a time. Member r owns the range
+/* Members claim chunks one at a time (claims.c). Member r owns the range
  * [count r / w, count (r + 1) / w) and takes from its front; once its own
  * are gone it takes from the back of the range with the most left. Members
  * that keep pace run their ranges as fixed shares would, each on
@@ -49,13 +47,12 @@ typedef struct chunk_job {
  * them, and trmm 1024 x 100 on the right ran 20% slower); one that starts
  * late or runs slow loses its last chunks to the others (fixed shares ran
  * gesv 128 on two threads at 0.92 of one in a slow spell of the second
- * vCPU). A range's claims are one word, in the last line of its member's
- * buffer: taken from the front in the low half, from the back in the high
- * half. The chunks are independent, so nothing is ordered but by the
+ * vCPU). A range's claims word sits in the last line of its member's
+ * buffer. The chunks are independent, so nothing is ordered but by the
  * region's end. */
 #define CLAIM_LINE_DOUBLES (PAR_CACHE_LINE / sizeof(double))
 
-static _Atomic uint64_t *claims_of(const chunk_job *job, int r)
+static gemm_claim_word *claims_of(const chunk_job *job, int r)
 {
     void *line = job->bufs + (size_t)(r + 1) * job->buf_len - CLAIM_LINE_DOUBLES;
     return line;
@@ -67,25 +64,15 @@ static void range_of(tela_int count, int r, int w, tela_int *first, tela_int *si
     *size = count * (r + 1) / w - *first;
 }
 
-/* Takes one chunk of member r's range, from its back or front. A failed
- * exchange means another member took one: the loop ends within the range. */
+/* Takes one chunk of member r's range, from its back or front. */
 static bool take(const chunk_job *job, int r, int w, bool from_back, tela_int *chunk)
 {
-    tela_int first, size;
+    tela_int first, size, at, one;
     range_of(job->count, r, w, &first, &size);
-    _Atomic uint64_t *word = claims_of(job, r);
-    uint64_t seen = atomic_load_explicit(word, memory_order_relaxed);
-    for (;;) {
-        const tela_int front = (tela_int)(seen & UINT32_MAX), back = (tela_int)(seen >> 32);
-        if (front + back >= size)
-            return false;
-        const uint64_t step = from_back ? (uint64_t)1 << 32 : 1;
-        if (atomic_compare_exchange_weak_explicit(word, &seen, seen + step, memory_order_relaxed,
-                                                  memory_order_relaxed)) {
-            *chunk = from_back ? first + size - 1 - back : first + front;
-            return true;
-        }
-    }
+    if (!gemm_claim(claims_of(job, r), size, from_back, 1, &at, &one))
+        return false;
+    *chunk = first + at;
+    return true;
 }
 
 /* The member other than r with the most chunks left, -1 when none has. */
@@ -98,8 +85,7 @@ static int fullest_other(const chunk_job *job, int r, int w)
             continue;
         tela_int first, size;
         range_of(job->count, o, w, &first, &size);
-        const uint64_t seen = atomic_load_explicit(claims_of(job, o), memory_order_relaxed);
-        const tela_int left = size - (tela_int)(seen & UINT32_MAX) - (tela_int)(seen >> 32);
+        const tela_int left = gemm_claims_left(claims_of(job, o), size);
         if (left > most) {
             most = left;
             best = o;

@@ -7,6 +7,7 @@
 #include "gemm/gemm.h"
 #include "par/par.h"
 
+#include <stdalign.h>
 #include <stdlib.h>
 
 static bool trans_flag(char t, bool *trans)
@@ -34,6 +35,23 @@ static bool trans_flag(char t, bool *trans)
  * 128 88 -> 125 GFLOP/s, 512 x 100 x 512 117 -> 145; docs/gemm.md). */
 #define GEMM_PRIVATE_B_MAX 32768
 
+/* A member's rows of tiles in one B block, claimed by all (claims.c): it
+ * takes mc rows at a time from its front, as a fixed share would; one done
+ * with its own takes from the back of the share with the most left. A
+ * member that starts late or runs slow (a busy second vCPU) then loses its
+ * last rows instead of holding up the region. The owner writes first and
+ * size, and clears taken, before the barrier after B's packing: no member
+ * claims before it, and none claims the previous block's rows after the
+ * barrier that ends it. */
+typedef struct gemm_rows {
+    gemm_claim_word taken;
+    ptrdiff_t first, size; /* tiles */
+} gemm_rows;
+
+typedef struct gemm_rows_line {
+    alignas(PAR_CACHE_LINE) gemm_rows rows;
+} gemm_rows_line;
+
 typedef struct gemm_job {
     gemm_problem pr;
     double *b_buf;  /* shared packed B block */
@@ -41,6 +59,7 @@ typedef struct gemm_job {
     size_t a_len;   /* doubles a member's buffer holds */
     size_t b_at;    /* where a member's B block starts in it */
     bool b_private;
+    gemm_rows_line *rows; /* per member, after the A blocks */
 } gemm_job;
 
 /* Splits width members into wm rows (over m's tiles) x wn columns (over
@@ -70,6 +89,50 @@ static void split_grid(int width, ptrdiff_t m_tiles, int n_panels, int *wm, int 
     }
 }
 
+/* Member rank's share of the m_tiles rows of tiles, equal in count. */
+static void share_rows(ptrdiff_t m_tiles, int rank, int width, gemm_rows *rows)
+{
+    rows->first = m_tiles * rank / width;
+    rows->size = m_tiles * (rank + 1) / width - rows->first;
+}
+
+/* The member other than r whose rows have the most left, -1 when none has. */
+static int fullest_other(const gemm_job *job, int r, int w)
+{
+    int best = -1;
+    ptrdiff_t most = 0;
+    for (int o = 0; o < w; o++) {
+        gemm_rows *rows = &job->rows[o].rows;
+        const ptrdiff_t left = o == r ? 0 : gemm_claims_left(&rows->taken, rows->size);
+        if (left > most) {
+            most = left;
+            best = o;
+        }
+    }
+    return best;
+}
+
+/* Member r's part of one B block's product: its own rows mc at a time, then
+ * what it can take from the others'. */
+static void compute_claimed(const gemm_job *job, int r, int w, ptrdiff_t jc, int nb, ptrdiff_t pc,
+                            int kb, int panels, double *a_buf)
+{
+    const gemm_problem *pr = &job->pr;
+    const gemm_kernel *kr = pr->kernel;
+    const ptrdiff_t unit = kr->mc / kr->mr;
+    ptrdiff_t at, count;
+    for (int owner = r; owner >= 0; owner = fullest_other(job, r, w)) {
+        gemm_rows *rows = &job->rows[owner].rows;
+        /* Each pass takes rows or finds the range empty: bounded. */
+        while (gemm_claim(&rows->taken, rows->size, owner != r, unit, &at, &count)) {
+            const ptrdiff_t from = (rows->first + at) * kr->mr;
+            const ptrdiff_t to = (rows->first + at + count) * kr->mr;
+            gemm_compute_block(pr, jc, nb, pc, kb, job->b_buf, from, to < pr->m ? to : pr->m, 0,
+                               panels, a_buf);
+        }
+    }
+}
+
 static void gemm_body(tela_member *self, void *arg)
 {
     const gemm_job *job = arg;
@@ -78,6 +141,7 @@ static void gemm_body(tela_member *self, void *arg)
     const int rank = tela_rank(self), width = tela_width(self);
     double *a_buf = job->a_bufs + (size_t)rank * job->a_len;
     double *own_b = a_buf + job->b_at;
+    gemm_rows *my_rows = &job->rows[rank].rows;
     const ptrdiff_t m_tiles = (pr->m + kr->mr - 1) / kr->mr;
     const int block = gemm_block_columns(kr, pr->n);
     for (ptrdiff_t jc = 0; jc < pr->n; jc += block) {
@@ -96,6 +160,7 @@ static void gemm_body(tela_member *self, void *arg)
         int jp_from, jp_to;
         gemm_share_columns(pr, jc, nb, kr->nr, col, wn, &jp_from, &jp_to);
         const bool own = job->b_private && wn == 1;
+        const bool claimed = !own && wn == 1 && pr->part == GEMM_ALL;
         double *b_buf = own ? own_b : job->b_buf;
         for (ptrdiff_t pc = 0; pc < pr->k; pc += kr->kc) {
             int kb = (int)(pr->k - pc < kr->kc ? pr->k - pc : kr->kc);
@@ -107,9 +172,15 @@ static void gemm_body(tela_member *self, void *arg)
                 int first = (int)((ptrdiff_t)panels * rank / width);
                 int last = (int)((ptrdiff_t)panels * (rank + 1) / width);
                 kr->pack_b(&pr->b, pc, kb, jc, nb, first, last, kr->nr, b_buf);
+                if (claimed) {
+                    share_rows(m_tiles, rank, width, my_rows);
+                    atomic_store_explicit(&my_rows->taken, 0, memory_order_relaxed);
+                }
                 tela_barrier(self);
             }
-            if (work)
+            if (claimed)
+                compute_claimed(job, rank, width, jc, nb, pc, kb, panels, a_buf);
+            else if (work)
                 gemm_compute_block(pr, jc, nb, pc, kb, b_buf, m_from, m_to, jp_from, jp_to, a_buf);
             /* The next block's packing overwrites shared B: everyone must be done. */
             if (!own && (pc + kr->kc < pr->k || jc + block < pr->n))
@@ -149,8 +220,10 @@ static void gemm_parallel(tela_par par, const gemm_problem *pr, const char *name
     const bool b_private = b_len <= GEMM_PRIVATE_B_MAX && pr->part == GEMM_ALL;
     /* A member's B copy starts 64-byte aligned after its A block. */
     const size_t a_block = ((size_t)kr->mc * (size_t)kc_max + 7) / 8 * 8;
-    gemm_job job = {*pr, NULL, NULL, a_block + (b_private ? b_len : 0), a_block, b_private};
-    size_t bytes = (b_len + (size_t)bound * job.a_len) * sizeof(double);
+    gemm_job job = {*pr, NULL, NULL, a_block + (b_private ? b_len : 0), a_block, b_private, NULL};
+    /* a_len is whole lines: the claims' lines after the A blocks stay aligned. */
+    const size_t a_all = (size_t)bound * job.a_len;
+    size_t bytes = (b_len + a_all) * sizeof(double) + (size_t)bound * sizeof(gemm_rows_line);
     /* A held team owns its workspace (no allocation per call); other routes
      * allocate here, before the region. */
     bool owned = false;
@@ -165,6 +238,7 @@ static void gemm_parallel(tela_par par, const gemm_problem *pr, const char *name
     }
     job.b_buf = buf;
     job.a_bufs = buf + b_len;
+    job.rows = (gemm_rows_line *)(void *)(job.a_bufs + a_all);
     const int block = gemm_block_columns(kr, pr->n);
     ptrdiff_t k_blocks = (pr->k + kr->kc - 1) / kr->kc, n_blocks = (pr->n + block - 1) / block;
     int sections = (int)(2 * k_blocks * n_blocks);

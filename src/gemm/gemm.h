@@ -11,8 +11,10 @@
 
 #include "tela.h"
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 /* The widest tiles any kernel uses (sizes of edge buffers). */
 #define GEMM_MR_MAX 16
@@ -255,6 +257,18 @@ void gemm_unpacked_columns(const gemm_problem *pr, ptrdiff_t j_from, ptrdiff_t j
  * in the elements they hold. */
 void gemm_share_columns(const gemm_problem *pr, ptrdiff_t j0, ptrdiff_t cols, int unit, int rank,
                         int width, int *from, int *to);
+/* A member's claims on its range of work items: items taken from the
+ * front in the low half, from the back in the high half (claims.c). Sizes
+ * are below 2^32. */
+typedef _Atomic uint64_t gemm_claim_word;
+/* Takes up to `most` items of a range of size items (from its back: at
+ * most half of those left, rounded up): [*first, *first + *count) within
+ * the range. False when none is left. Relaxed: the items are independent,
+ * the region's barriers order their results. */
+bool gemm_claim(gemm_claim_word *word, ptrdiff_t size, bool from_back, ptrdiff_t most,
+                ptrdiff_t *first, ptrdiff_t *count);
+/* Items of the range not yet taken. */
+ptrdiff_t gemm_claims_left(gemm_claim_word *word, ptrdiff_t size);
 /* The flops of pr: 2 k per element of C computed. */
 double gemm_flops(const gemm_problem *pr);
 /* The small path: no packing, for products too small to amortise it. */
