@@ -35,17 +35,19 @@ static bool trans_flag(char t, bool *trans)
  * 128 88 -> 125 GFLOP/s, 512 x 100 x 512 117 -> 145; docs/gemm.md). */
 #define GEMM_PRIVATE_B_MAX 32768
 
-/* A member's rows of tiles in one B block, claimed by all (claims.c): it
- * takes mc rows at a time from its front, as a fixed share would; one done
- * with its own takes from the back of the share with the most left. A
+/* A member's share of one B block (rows of tiles by panels of B), its
+ * rows claimed by all (claims.c): it takes mc rows at a time from their
+ * front, as a fixed share would; one done with its own takes rows from
+ * the back of the share with the most left, in that share's panels. A
  * member that starts late or runs slow (a busy second vCPU) then loses its
- * last rows instead of holding up the region. The owner writes first and
- * size, and clears taken, before the barrier after B's packing: no member
- * claims before it, and none claims the previous block's rows after the
- * barrier that ends it. */
+ * last rows instead of holding up the region. The owner writes its share
+ * and clears taken before the barrier after B's packing: no member claims
+ * before it, and none claims the previous block's rows after the barrier
+ * that ends it. */
 typedef struct gemm_rows {
     gemm_claim_word taken;
-    ptrdiff_t first, size; /* tiles */
+    ptrdiff_t first, size; /* rows of tiles */
+    int jp_from, jp_to;    /* panels */
 } gemm_rows;
 
 typedef struct gemm_rows_line {
@@ -89,13 +91,6 @@ static void split_grid(int width, ptrdiff_t m_tiles, int n_panels, int *wm, int 
     }
 }
 
-/* Member rank's share of the m_tiles rows of tiles, equal in count. */
-static void share_rows(ptrdiff_t m_tiles, int rank, int width, gemm_rows *rows)
-{
-    rows->first = m_tiles * rank / width;
-    rows->size = m_tiles * (rank + 1) / width - rows->first;
-}
-
 /* The member other than r whose rows have the most left, -1 when none has. */
 static int fullest_other(const gemm_job *job, int r, int w)
 {
@@ -115,7 +110,7 @@ static int fullest_other(const gemm_job *job, int r, int w)
 /* Member r's part of one B block's product: its own rows mc at a time, then
  * what it can take from the others'. */
 static void compute_claimed(const gemm_job *job, int r, int w, ptrdiff_t jc, int nb, ptrdiff_t pc,
-                            int kb, int panels, double *a_buf)
+                            int kb, double *a_buf)
 {
     const gemm_problem *pr = &job->pr;
     const gemm_kernel *kr = pr->kernel;
@@ -127,8 +122,8 @@ static void compute_claimed(const gemm_job *job, int r, int w, ptrdiff_t jc, int
         while (gemm_claim(&rows->taken, rows->size, owner != r, unit, &at, &count)) {
             const ptrdiff_t from = (rows->first + at) * kr->mr;
             const ptrdiff_t to = (rows->first + at + count) * kr->mr;
-            gemm_compute_block(pr, jc, nb, pc, kb, job->b_buf, from, to < pr->m ? to : pr->m, 0,
-                               panels, a_buf);
+            gemm_compute_block(pr, jc, nb, pc, kb, job->b_buf, from, to < pr->m ? to : pr->m,
+                               rows->jp_from, rows->jp_to, a_buf);
         }
     }
 }
@@ -153,14 +148,20 @@ static void gemm_body(tela_member *self, void *arg)
         if (pr->part == GEMM_ALL)
             split_grid(width, m_tiles, panels, &wm, &wn);
         int row = rank / wn, col = rank % wn;
-        ptrdiff_t m_from = m_tiles * row / wm * kr->mr;
-        ptrdiff_t m_to = m_tiles * (row + 1) / wm * kr->mr;
-        if (m_to > pr->m)
-            m_to = pr->m;
         int jp_from, jp_to;
         gemm_share_columns(pr, jc, nb, kr->nr, col, wn, &jp_from, &jp_to);
+        /* The share's rows of tiles; a triangle's only those its columns
+         * reach (lower: from the diagonal's tile; upper: down to it). */
+        ptrdiff_t t_from = m_tiles * row / wm, t_to = m_tiles * (row + 1) / wm;
+        const ptrdiff_t col_from = jc + (ptrdiff_t)jp_from * kr->nr;
+        const ptrdiff_t col_to = jc + ((ptrdiff_t)jp_to * kr->nr < nb ? jp_to * kr->nr : nb);
+        if (pr->part == GEMM_LOWER && t_from < col_from / kr->mr)
+            t_from = col_from / kr->mr;
+        if (pr->part == GEMM_UPPER && t_to > (col_to + kr->mr - 1) / kr->mr)
+            t_to = (col_to + kr->mr - 1) / kr->mr;
+        const ptrdiff_t m_from = t_from * kr->mr,
+                        m_to = t_to * kr->mr < pr->m ? t_to * kr->mr : pr->m;
         const bool own = job->b_private && wn == 1;
-        const bool claimed = !own && wn == 1 && pr->part == GEMM_ALL;
         double *b_buf = own ? own_b : job->b_buf;
         for (ptrdiff_t pc = 0; pc < pr->k; pc += kr->kc) {
             int kb = (int)(pr->k - pc < kr->kc ? pr->k - pc : kr->kc);
@@ -172,14 +173,15 @@ static void gemm_body(tela_member *self, void *arg)
                 int first = (int)((ptrdiff_t)panels * rank / width);
                 int last = (int)((ptrdiff_t)panels * (rank + 1) / width);
                 kr->pack_b(&pr->b, pc, kb, jc, nb, first, last, kr->nr, b_buf);
-                if (claimed) {
-                    share_rows(m_tiles, rank, width, my_rows);
-                    atomic_store_explicit(&my_rows->taken, 0, memory_order_relaxed);
-                }
+                my_rows->first = t_from;
+                my_rows->size = work ? t_to - t_from : 0;
+                my_rows->jp_from = jp_from;
+                my_rows->jp_to = jp_to;
+                atomic_store_explicit(&my_rows->taken, 0, memory_order_relaxed);
                 tela_barrier(self);
             }
-            if (claimed)
-                compute_claimed(job, rank, width, jc, nb, pc, kb, panels, a_buf);
+            if (!own)
+                compute_claimed(job, rank, width, jc, nb, pc, kb, a_buf);
             else if (work)
                 gemm_compute_block(pr, jc, nb, pc, kb, b_buf, m_from, m_to, jp_from, jp_to, a_buf);
             /* The next block's packing overwrites shared B: everyone must be done. */
