@@ -32,6 +32,15 @@
 
 #include "tela.h"
 
+/* ---- the machine's load ------------------------------------------------------
+ * ctest runs tests side by side: the load they put on the machine would
+ * narrow the regions these tests mean to run wide (src/par/load.c). Off
+ * unless the environment says otherwise (test_load turns it on). */
+__attribute__((constructor)) static void tu_load_aware_off(void)
+{
+    setenv("TELA_LOAD_AWARE", "0", 0);
+}
+
 /* ---- sanitizer detection ---------------------------------------------------
  * GCC defines __SANITIZE_*__, clang answers __has_feature. */
 #if defined(__SANITIZE_THREAD__)

@@ -50,6 +50,11 @@ static inline double par_monotonic_ns(void)
  * a full spin made the first region after a 10 ms gap cost the whole spin
  * (1.8 ms) instead of the wake latency (~15 us). */
 #define PAR_SPIN_POLLS_AFTER_WAKE 50
+/* A spin that has lasted this long looks at the machine's load (one pread
+ * of /proc/loadavg) and ends when the machine runs more threads than it has
+ * CPUs: the member it waits for may be queued behind another process on
+ * another CPU, and the spin keeps ours from taking it (docs/team.md). */
+#define PAR_LOAD_CHECK_NS 100.0e3
 
 /* ---- waiting (wait.c) ---- */
 
@@ -87,6 +92,29 @@ void par_word_store(par_word *word, uint32_t value);
 bool par_word_bump(par_word *word);
 
 unsigned par_spin_polls(void);
+/* Polls between two looks at the machine's load in a long spin. */
+unsigned par_load_check_polls(void);
+
+/* ---- the machine's load (load.c) ---- */
+
+/* Threads runnable on the whole machine now, the caller included
+ * (/proc/loadavg); -1 where unknown. */
+int par_runnable_threads(void);
+/* False when TELA_LOAD_AWARE=0: no region is narrowed and no spin cut
+ * short for the machine's load. */
+bool par_load_aware(void);
+/* More runnable threads than online CPUs (false where unknown, or when
+ * not load-aware). */
+bool par_machine_oversubscribed(void);
+/* width, or fewer when other threads than this process's tela threads keep
+ * CPUs busy: the online CPUs they leave (one more when a member's share of
+ * each of the region's sections is long), at least 1 (load.c). */
+int par_load_width(int width, double estimate_ns, int sections);
+/* par_load_width's rule for `others` runnable threads not ours on `online`
+ * CPUs (others <= 0: width). */
+int par_load_width_for(int width, double estimate_ns, int sections, int others, int online);
+/* Worker threads of this process that are not asleep in a futex. */
+extern _Atomic int par_workers_awake;
 
 /* ---- floating-point environment (fpenv.c) ---- */
 

@@ -219,12 +219,14 @@ typedef struct gate_request {
     int sections;
 } gate_request;
 
-/* The width to run at: the limit itself, or what the gate allows within it. */
+/* The width to run at: the limit itself, or what the gate allows within it
+ * and the machine's load leaves CPUs for (load.c). */
 static int choose_width(const gate_request *gate, tela_route route, int limit)
 {
     if (!gate || limit <= 1)
         return limit;
-    return tela_gate_width(gate->estimate_ns, gate->sections, route, limit);
+    return par_load_width(tela_gate_width(gate->estimate_ns, gate->sections, route, limit),
+                          gate->estimate_ns, gate->sections);
 }
 
 /* A member's estimated share in us at width w (0: not gated). */

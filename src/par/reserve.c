@@ -57,6 +57,7 @@ static void after_fork_child(void)
     atomic_store(&par_stat_reused, 0);
     atomic_store(&par_stat_joined, 0);
     atomic_store(&par_stat_unpacked, 0);
+    atomic_store(&par_workers_awake, 0); /* no worker runs in the child */
     atomic_fetch_add(&fork_generation, 1);
     pthread_mutex_init(&reserve.lock, NULL);
 }

@@ -79,14 +79,14 @@ static void word_wake_all(par_word *word)
 }
 #endif
 
-static _Atomic unsigned spin_polls_setting;
+static _Atomic unsigned spin_polls_setting, load_check_setting;
 static pthread_once_t spin_once = PTHREAD_ONCE_INIT;
 
 /* The default budget is a time (PAR_SPIN_NS_DEFAULT) turned into polls once,
  * at start-up: a pause takes 20 ns on this Zen 5 and 140 cycles on some
  * Intel cores, so a fixed count would spin 7x longer on one than the
  * other. The spin loop itself never reads a clock. */
-static unsigned default_spin_polls(void)
+static double poll_ns(void)
 {
     /* The fastest of several samples: a core waking from idle runs its
      * first pauses slowly, and a preempted sample is long, both of which
@@ -103,9 +103,12 @@ static unsigned default_spin_polls(void)
         if (ns / SAMPLE_POLLS < per_poll)
             per_poll = ns / SAMPLE_POLLS;
     }
-    if (per_poll < 1.0)
-        per_poll = 1.0; /* no pause instruction: a load loop */
-    double polls = PAR_SPIN_NS_DEFAULT / per_poll;
+    return per_poll < 1.0 ? 1.0 : per_poll; /* no pause instruction: a load loop */
+}
+
+static unsigned polls_for(double ns, double per_poll)
+{
+    double polls = ns / per_poll;
     if (polls < PAR_SPIN_POLLS_MIN)
         polls = PAR_SPIN_POLLS_MIN;
     if (polls > PAR_SPIN_POLLS_MAX)
@@ -115,7 +118,12 @@ static unsigned default_spin_polls(void)
 
 static void spin_polls_init(void)
 {
-    unsigned polls = default_spin_polls();
+    /* Opens the load's file now, outside any region (spin_phase reads it). */
+    (void)par_runnable_threads();
+    const double per_poll = poll_ns();
+    atomic_store_explicit(&load_check_setting, polls_for(PAR_LOAD_CHECK_NS, per_poll),
+                          memory_order_relaxed);
+    unsigned polls = polls_for(PAR_SPIN_NS_DEFAULT, per_poll);
     const char *env = getenv("TELA_SPIN_POLLS");
     if (env && *env) {
         char *end;
@@ -132,16 +140,27 @@ unsigned par_spin_polls(void)
     return atomic_load_explicit(&spin_polls_setting, memory_order_relaxed);
 }
 
+unsigned par_load_check_polls(void)
+{
+    pthread_once(&spin_once, spin_polls_init);
+    return atomic_load_explicit(&load_check_setting, memory_order_relaxed);
+}
+
 /* Sleeps until the word leaves seen. The sleepers count and the value are
  * both seq_cst so that a store either sees our count or we see its value
  * (the store side does the mirror image in word_wake_if_sleepers). */
 static uint32_t sleep_while_equal(par_word *word, uint32_t seen)
 {
+    const bool worker = par_worker_self() != NULL;
+    if (worker)
+        atomic_fetch_sub_explicit(&par_workers_awake, 1, memory_order_relaxed);
     atomic_fetch_add(&word->sleepers, 1);
     uint32_t v;
     while ((v = atomic_load(&word->value)) == seen)
         word_sleep(word, seen);
     atomic_fetch_sub(&word->sleepers, 1);
+    if (worker)
+        atomic_fetch_add_explicit(&par_workers_awake, 1, memory_order_relaxed);
     return v;
 }
 
@@ -175,10 +194,14 @@ void par_publish_cpu(_Atomic int *cpu)
 
 /* Spins up to spin_polls polls until the word differs from value (a wait
  * for a change) or equals it (a wait for equality), stopping early when the
- * peer runs on our CPU. Returns the last value read. */
+ * peer runs on our CPU or the machine runs more threads than it has CPUs.
+ * Returns the last value read. */
 static uint32_t spin_phase(par_word *word, uint32_t value, bool until_equal, unsigned spin_polls,
                            const _Atomic int *peer_cpu)
 {
+    /* At least PAR_SPIN_POLLS_MIN polls apart: short spins never look. */
+    const unsigned load_every = par_load_check_polls();
+    unsigned load_check = load_every;
     for (unsigned i = 0; i < spin_polls; i++) {
         /* acquire: what the storer wrote before its store is visible. */
         uint32_t v = atomic_load_explicit(&word->value, memory_order_acquire);
@@ -186,6 +209,11 @@ static uint32_t spin_phase(par_word *word, uint32_t value, bool until_equal, uns
             return v;
         if (i % PEER_CHECK_POLLS == PEER_CHECK_POLLS - 1 && peer_on_our_cpu(peer_cpu))
             break;
+        if (i == load_check) {
+            if (par_machine_oversubscribed())
+                break;
+            load_check += load_every;
+        }
         cpu_relax();
     }
     return atomic_load_explicit(&word->value, memory_order_acquire);
@@ -195,10 +223,15 @@ static uint32_t spin_phase(par_word *word, uint32_t value, bool until_equal, uns
  * (still seen after a nudge or a spurious wake). */
 static uint32_t sleep_once(par_word *word, uint32_t seen)
 {
+    const bool worker = par_worker_self() != NULL;
+    if (worker)
+        atomic_fetch_sub_explicit(&par_workers_awake, 1, memory_order_relaxed);
     atomic_fetch_add(&word->sleepers, 1);
     if (atomic_load(&word->value) == seen)
         word_sleep(word, seen);
     atomic_fetch_sub(&word->sleepers, 1);
+    if (worker)
+        atomic_fetch_add_explicit(&par_workers_awake, 1, memory_order_relaxed);
     return atomic_load_explicit(&word->value, memory_order_acquire);
 }
 

@@ -86,6 +86,7 @@ static void *worker_main(void *arg)
 {
     par_worker *self = arg;
     self_worker = self;
+    atomic_fetch_add_explicit(&par_workers_awake, 1, memory_order_relaxed);
     par_placement_init_self(self);
 #if defined(__linux__)
     if (self->thread_name)
@@ -121,6 +122,7 @@ static void *worker_main(void *arg)
         atomic_store_explicit(&waker_cpu, cpu, memory_order_relaxed);
         packing_after_region(self, &packed, cpu, spin == PAR_SPIN_POLLS_OVERSUBSCRIBED);
     }
+    atomic_fetch_sub_explicit(&par_workers_awake, 1, memory_order_relaxed);
     if (self->detach_on_retire)
         par_worker_free(self);
     return NULL;
