@@ -107,9 +107,8 @@ static _Atomic long long last_reading_ns;
 static _Atomic int last_runnable = -1, last_awake, before_runnable = -1, before_awake;
 
 /* Runnable threads that are not ours: those besides the caller, less our
- * awake workers. A worker woken but not yet on a CPU counts as another's
- * (it is runnable, and still counted asleep): under load that narrows a
- * region more, never less, than the load asks. */
+ * awake workers (a worker woken but not yet on a CPU among them: its waker
+ * counts it). */
 static int others_in(int runnable_besides_us, int awake)
 {
     return runnable_besides_us < 0 ? -1 : runnable_besides_us - awake;

@@ -158,7 +158,10 @@ typedef struct par_worker { // NOLINT(clang-analyzer-optin.performance.Padding)
     _Atomic int cpu; /* CPU it last ran on, published beside arrive for its parent */
     alignas(PAR_CACHE_LINE) par_word release; /* generation its parent let it pass */
     alignas(PAR_CACHE_LINE) pthread_t thread;
-    _Atomic int command;     /* enum par_command, read after a wake */
+    _Atomic int command; /* enum par_command, read after a wake */
+    /* Its waker counted it in par_workers_awake when it woke it from sleep
+     * (it is runnable from then, before it runs); it clears this on waking. */
+    _Atomic bool awake_counted;
     struct tela_team *team;  /* team it serves; written only while idle */
     int rank;                /* its rank in that team */
     int index;               /* its index in the owning pool */

@@ -43,8 +43,12 @@ static unsigned wake_children(tela_team *t, int rank, const par_region_desc *reg
          * (the bump below publishes the store). */
         if (atomic_load(&line->word.sleepers) != 0)
             atomic_store_explicit(&child->cpu, -1, memory_order_relaxed);
-        if (par_word_bump(&line->word))
+        if (par_word_bump(&line->word)) {
             woken |= 1u << (c - first);
+            /* Runnable from now: ours, not another's, to load.c. */
+            if (!atomic_exchange_explicit(&child->awake_counted, true, memory_order_relaxed))
+                atomic_fetch_add_explicit(&par_workers_awake, 1, memory_order_relaxed);
+        }
     }
     return woken;
 }

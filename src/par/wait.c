@@ -149,18 +149,32 @@ unsigned par_load_check_polls(void)
 /* Sleeps until the word leaves seen. The sleepers count and the value are
  * both seq_cst so that a store either sees our count or we see its value
  * (the store side does the mirror image in word_wake_if_sleepers). */
+/* A worker's count in par_workers_awake around a sleep: out before it,
+ * back after it unless its waker counted it already (region.c). Reads of
+ * the count are a heuristic's: a worker woken twice at once may count
+ * twice until its next sleep, which evens it out. */
+static void worker_falls_asleep(par_worker *self)
+{
+    if (self)
+        atomic_fetch_sub_explicit(&par_workers_awake, 1, memory_order_relaxed);
+}
+
+static void worker_wakes(par_worker *self)
+{
+    if (self && !atomic_exchange_explicit(&self->awake_counted, false, memory_order_relaxed))
+        atomic_fetch_add_explicit(&par_workers_awake, 1, memory_order_relaxed);
+}
+
 static uint32_t sleep_while_equal(par_word *word, uint32_t seen)
 {
-    const bool worker = par_worker_self() != NULL;
-    if (worker)
-        atomic_fetch_sub_explicit(&par_workers_awake, 1, memory_order_relaxed);
+    par_worker *self = par_worker_self();
+    worker_falls_asleep(self);
     atomic_fetch_add(&word->sleepers, 1);
     uint32_t v;
     while ((v = atomic_load(&word->value)) == seen)
         word_sleep(word, seen);
     atomic_fetch_sub(&word->sleepers, 1);
-    if (worker)
-        atomic_fetch_add_explicit(&par_workers_awake, 1, memory_order_relaxed);
+    worker_wakes(self);
     return v;
 }
 
@@ -223,15 +237,13 @@ static uint32_t spin_phase(par_word *word, uint32_t value, bool until_equal, uns
  * (still seen after a nudge or a spurious wake). */
 static uint32_t sleep_once(par_word *word, uint32_t seen)
 {
-    const bool worker = par_worker_self() != NULL;
-    if (worker)
-        atomic_fetch_sub_explicit(&par_workers_awake, 1, memory_order_relaxed);
+    par_worker *self = par_worker_self();
+    worker_falls_asleep(self);
     atomic_fetch_add(&word->sleepers, 1);
     if (atomic_load(&word->value) == seen)
         word_sleep(word, seen);
     atomic_fetch_sub(&word->sleepers, 1);
-    if (worker)
-        atomic_fetch_add_explicit(&par_workers_awake, 1, memory_order_relaxed);
+    worker_wakes(self);
     return atomic_load_explicit(&word->value, memory_order_acquire);
 }
 
