@@ -32,16 +32,18 @@ static void *busy_main(void *arg)
 }
 
 typedef struct busy_set {
-    pthread_t threads[TU_MAX_WIDTH];
+    pthread_t threads[TU_MAX_WIDTH + 1];
     int count;
 } busy_set;
 
-/* One busy thread per online CPU: with the caller, more runnable threads
- * than CPUs, whatever else the machine runs. */
+/* One busy thread per online CPU and one more: more runnable threads than
+ * CPUs and the one passer-by load.c tolerates, whatever else runs. */
 static void busy_start(busy_set *b)
 {
     long online = sysconf(_SC_NPROCESSORS_ONLN);
-    b->count = online > 0 && online < TU_MAX_WIDTH ? (int)online : TU_MAX_WIDTH;
+    if (online <= 0 || online >= TU_MAX_WIDTH)
+        skip(); /* cannot fill the machine */
+    b->count = (int)online + 1;
     atomic_store(&busy_stop, 0);
     for (int i = 0; i < b->count; i++)
         assert_int_equal(pthread_create(&b->threads[i], NULL, busy_main, NULL), 0);
@@ -57,7 +59,7 @@ static void busy_stop_all(busy_set *b)
 static bool oversubscribed_pred(void *arg)
 {
     (void)arg;
-    return par_runnable_threads() > sysconf(_SC_NPROCESSORS_ONLN);
+    return par_runnable_threads() > sysconf(_SC_NPROCESSORS_ONLN) + 1;
 }
 
 static void count_body(tela_member *self, void *arg)
@@ -79,26 +81,21 @@ static int gated_width(tela_par par)
 static void test_rule(void **state)
 {
     (void)state;
-    /* Nobody else: the width stands, even above the CPUs (our own team
-     * never counts against itself). */
-    assert_int_equal(par_load_width_for(8, 1e9, 1, 0, 2), 8);
-    assert_int_equal(par_load_width_for(8, 1e9, 1, -1, 2), 8);
+    /* Nobody else, or one passer-by: the width stands, even above the
+     * CPUs (our own team never counts against itself). */
+    assert_int_equal(par_load_width_for(8, 0, 2), 8);
+    assert_int_equal(par_load_width_for(8, -1, 2), 8);
+    assert_int_equal(par_load_width_for(2, 1, 2), 2);
     /* Every CPU taken: the caller alone. */
-    assert_int_equal(par_load_width_for(2, 1e9, 1, 2, 2), 1);
-    assert_int_equal(par_load_width_for(64, 1e9, 1, 70, 64), 1);
-    /* One of two CPUs taken: a short section stays off the shared CPU, a
-     * member's share of at least 2 ms a section may use it. */
-    assert_int_equal(par_load_width_for(2, 1.0e6, 1, 1, 2), 1);
-    assert_int_equal(par_load_width_for(2, 3.9e6, 1, 1, 2), 1);
-    assert_int_equal(par_load_width_for(2, 4.0e6, 1, 1, 2), 2);
-    assert_int_equal(par_load_width_for(2, 40.0e6, 16, 1, 2), 1);
-    assert_int_equal(par_load_width_for(2, 64.0e6, 16, 1, 2), 2);
-    /* Wide machines: the CPUs left, one more for long sections, never more
-     * than asked. */
-    assert_int_equal(par_load_width_for(64, 1e5, 1, 10, 64), 54);
-    assert_int_equal(par_load_width_for(64, 1e9, 1, 10, 64), 55);
-    assert_int_equal(par_load_width_for(16, 1e5, 1, 10, 64), 16);
-    assert_int_equal(par_load_width_for(1, 1e9, 1, 10, 64), 1);
+    assert_int_equal(par_load_width_for(2, 2, 2), 1);
+    assert_int_equal(par_load_width_for(2, 5, 2), 1);
+    assert_int_equal(par_load_width_for(64, 70, 64), 1);
+    /* Wide machines: the CPUs left and the one shared, never more than
+     * asked. */
+    assert_int_equal(par_load_width_for(64, 2, 64), 63);
+    assert_int_equal(par_load_width_for(64, 10, 64), 55);
+    assert_int_equal(par_load_width_for(16, 10, 64), 16);
+    assert_int_equal(par_load_width_for(1, 10, 64), 1);
 }
 
 static void test_runnable_count(void **state)
@@ -173,7 +170,7 @@ static void pin_worker_hook(int index, void *arg)
 }
 
 /* A worker left idle spins 4 ms on a quiet machine; on a busy one it looks
- * at the load after 0.1 ms and sleeps. The caller and the worker on CPUs
+ * at the load after 0.5 ms and sleeps. The caller and the worker on CPUs
  * of their own: a worker on its waker's CPU sleeps at once anyway. */
 static void test_idle_worker_sleeps_on_busy_machine(void **state)
 {
@@ -229,9 +226,9 @@ static void test_idle_worker_sleeps_on_busy_machine(void **state)
                 burned_ms[j] = t;
             }
     const double median_ms = burned_ms[ROUNDS / 2];
-    if (!disabled && median_ms > 1.0)
+    if (!disabled && median_ms > 2.0)
         fail_msg("an idle worker burned %.2f ms in 30 ms on a busy machine", median_ms);
-    if (disabled && median_ms < 1.0)
+    if (disabled && median_ms < 2.0)
         fail_msg("with TELA_LOAD_AWARE=0 an idle worker burned only %.2f ms: it did not spin",
                  median_ms);
     assert_int_equal(tela_team_release(team), 0);

@@ -14,9 +14,6 @@
 
 /* How long a reading of the runnable count stands for every region. */
 #define LOAD_READING_NS 1.0e6
-/* The least share of a section a member may run on a CPU another thread
- * keeps busy (see par_load_width). */
-#define LOAD_SHARED_CPU_NS 2.0e6
 
 _Atomic int par_workers_awake;
 
@@ -35,23 +32,17 @@ bool par_load_aware(void)
     return load_aware;
 }
 
-int par_load_width_for(int width, double estimate_ns, int sections, int others, int online)
+int par_load_width_for(int width, int others, int online)
 {
-    if (width <= 1 || others <= 0 || online <= 0)
+    if (width <= 1 || others <= 1 || online <= 0)
         return width;
-    int left = online - others;
-    /* One member more may share a CPU with one of them when its share of
-     * each section is long: the region's claims move work off a member
-     * that runs at half speed, and a wait at a barrier for a preempted
-     * member (up to the other thread's time slice) costs little against
-     * it. Two CPUs, one busy process, GFLOP/s on two threads: dgemm 2048
-     * (2.7 ms a section) 110-140 with the shared CPU, 97-103 narrowed to
-     * one; getrf 1024 (one barrier a panel) 55-65 against 74-77 narrowed,
-     * potrf 256 45 against 64. */
-    const int per = sections > 1 ? sections : 1;
-    if (left >= 0 && left < width &&
-        estimate_ns / (double)(left + 1) / (double)per >= LOAD_SHARED_CPU_NS)
-        left++;
+    /* One other thread is tolerated, not given a CPU: a member sharing a
+     * CPU with it still brings its half, which the claimed shares take
+     * (docs/gemm.md), and the readings often see one passer-by (on this
+     * VM a second runnable thread in 60% of the readings of a quiet
+     * machine, and in the benchmark's process most of the time: narrowing
+     * for it cost potrf and potrs 2048 on two threads 20-35%). */
+    const int left = online - others + 1;
     return left <= 1 ? 1 : left < width ? left : width;
 }
 
@@ -96,8 +87,9 @@ bool par_machine_oversubscribed(void)
     const int runnable = par_runnable_threads();
     /* Online CPUs, not the affinity mask: /proc/loadavg counts the whole
      * machine (a container sees the host's), so only a whole machine with
-     * more runnable threads than CPUs counts as oversubscribed. */
-    return runnable > 0 && online_cpus > 0 && runnable > online_cpus;
+     * more runnable threads than CPUs counts as oversubscribed; one more
+     * is a passer-by (see par_load_width_for). */
+    return runnable > 0 && online_cpus > 0 && runnable > online_cpus + 1;
 }
 
 /* The last two readings: threads runnable on the machine besides the
@@ -114,7 +106,7 @@ static int others_in(int runnable_besides_us, int awake)
     return runnable_besides_us < 0 ? -1 : runnable_besides_us - awake;
 }
 
-int par_load_width(int width, double estimate_ns, int sections)
+int par_load_width(int width)
 {
     if (width <= 1 || !par_load_aware())
         return width;
@@ -143,7 +135,7 @@ int par_load_width(int width, double estimate_ns, int sections)
     const int before = others_in(atomic_load_explicit(&before_runnable, memory_order_relaxed),
                                  atomic_load_explicit(&before_awake, memory_order_relaxed));
     const int others = last < before ? last : before;
-    return par_load_width_for(width, estimate_ns, sections, others, (int)online_cpus);
+    return par_load_width_for(width, others, (int)online_cpus);
 }
 #else
 int par_runnable_threads(void)
@@ -151,7 +143,7 @@ int par_runnable_threads(void)
     return -1;
 }
 
-int par_load_width(int width, double estimate_ns, int sections)
+int par_load_width(int width)
 {
     (void)estimate_ns;
     (void)sections;

@@ -51,10 +51,12 @@ static inline double par_monotonic_ns(void)
  * (1.8 ms) instead of the wake latency (~15 us). */
 #define PAR_SPIN_POLLS_AFTER_WAKE 50
 /* A spin that has lasted this long looks at the machine's load (one pread
- * of /proc/loadavg) and ends when the machine runs more threads than it has
- * CPUs: the member it waits for may be queued behind another process on
- * another CPU, and the spin keeps ours from taking it (docs/team.md). */
-#define PAR_LOAD_CHECK_NS 100.0e3
+ * of /proc/loadavg, ~3 us), and again as often, and ends when the machine
+ * runs more threads than it has CPUs (and one): the member it waits for
+ * may be queued behind another process on another CPU, and the spin keeps
+ * ours from taking it (docs/team.md). Every 0.1 ms cost potrs 512 on two
+ * threads ~4% on a quiet machine, in barrier waits. */
+#define PAR_LOAD_CHECK_NS 500.0e3
 
 /* ---- waiting (wait.c) ---- */
 
@@ -103,16 +105,16 @@ int par_runnable_threads(void);
 /* False when TELA_LOAD_AWARE=0: no region is narrowed and no spin cut
  * short for the machine's load. */
 bool par_load_aware(void);
-/* More runnable threads than online CPUs (false where unknown, or when
- * not load-aware). */
+/* More runnable threads than online CPUs and one (false where unknown, or
+ * when not load-aware). */
 bool par_machine_oversubscribed(void);
 /* width, or fewer when other threads than this process's tela threads keep
- * CPUs busy: the online CPUs they leave (one more when a member's share of
- * each of the region's sections is long), at least 1 (load.c). */
-int par_load_width(int width, double estimate_ns, int sections);
+ * CPUs busy: the online CPUs they leave, one other tolerated, at least 1
+ * (load.c). */
+int par_load_width(int width);
 /* par_load_width's rule for `others` runnable threads not ours on `online`
- * CPUs (others <= 0: width). */
-int par_load_width_for(int width, double estimate_ns, int sections, int others, int online);
+ * CPUs. */
+int par_load_width_for(int width, int others, int online);
 /* Worker threads of this process that are not asleep in a futex. */
 extern _Atomic int par_workers_awake;
 

@@ -225,8 +225,7 @@ static int choose_width(const gate_request *gate, tela_route route, int limit)
 {
     if (!gate || limit <= 1)
         return limit;
-    return par_load_width(tela_gate_width(gate->estimate_ns, gate->sections, route, limit),
-                          gate->estimate_ns, gate->sections);
+    return par_load_width(tela_gate_width(gate->estimate_ns, gate->sections, route, limit));
 }
 
 /* A member's estimated share in us at width w (0: not gated). */
