@@ -144,54 +144,22 @@ static void test_regions_work_after_sleeping(void **state)
     }
 }
 
-/* The pre-wake test pins the caller and its one worker to two different
- * CPUs: a worker woken onto its caller's CPU (the kernel may do that) sleeps
- * again at once by design, which is not what is tested here. */
-struct pin_pair {
-    int caller_cpu, worker_cpu;
-};
-
-static void pin_worker_hook(int index, void *arg)
-{
-    (void)index;
-    const struct pin_pair *pins = arg;
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(pins->worker_cpu, &set);
-    sched_setaffinity(0, sizeof set, &set);
-}
-
 /* tela_team_prewake wakes a sleeping member without a region: with a spin
  * budget it then spins (its CPU clock runs for milliseconds), without one it
- * sleeps again; either way the next region runs normally. */
+ * sleeps again; either way the next region runs normally. The caller and
+ * its one worker run on two different CPUs: a worker woken onto its
+ * caller's CPU (the kernel may do that) sleeps again at once by design,
+ * which is not what is tested here. */
 static void test_prewake_wakes_sleepers(void **state)
 {
     (void)state;
     const char *polls = getenv("TELA_SPIN_POLLS");
     bool spins = !(polls && strcmp(polls, "0") == 0);
-    cpu_set_t saved, one;
-    assert_int_equal(sched_getaffinity(0, sizeof saved, &saved), 0);
-    struct pin_pair pins = {-1, -1};
-    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
-        if (!CPU_ISSET(cpu, &saved))
-            continue;
-        if (pins.caller_cpu < 0)
-            pins.caller_cpu = cpu;
-        else if (pins.worker_cpu < 0)
-            pins.worker_cpu = cpu;
-    }
-    if (pins.worker_cpu < 0)
+    cpu_set_t saved;
+    int worker_cpu;
+    tela_pool *pool = tu_pool_pinned_pair(&saved, &worker_cpu);
+    if (!pool && worker_cpu < 0)
         skip(); /* one CPU: the worker would share the caller's */
-    CPU_ZERO(&one);
-    CPU_SET(pins.caller_cpu, &one);
-    assert_int_equal(sched_setaffinity(0, sizeof one, &one), 0);
-
-    tela_pool_opts opts;
-    memset(&opts, 0, sizeof opts);
-    opts.width = 2;
-    opts.start_hook = pin_worker_hook;
-    opts.start_hook_arg = &pins;
-    tela_pool *pool = tela_pool_create(&opts);
     assert_non_null(pool);
     tela_team *team = tela_team_acquire(pool, 2);
     assert_non_null(team);

@@ -159,39 +159,17 @@ static void test_busy_machine_narrows_gated_regions(void **state)
     assert_int_equal(tela_costs_load(NULL), TELA_OK);
 }
 
-/* Pins a dedicated pool's worker (the start hook) to the CPU given. */
-static void pin_worker_hook(int index, void *arg)
-{
-    (void)index;
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(*(const int *)arg, &set);
-    sched_setaffinity(0, sizeof set, &set);
-}
-
 /* A worker left idle spins 4 ms on a quiet machine; on a busy one it looks
  * at the load after 0.5 ms and sleeps. The caller and the worker on CPUs
  * of their own: a worker on its waker's CPU sleeps at once anyway. */
 static void test_idle_worker_sleeps_on_busy_machine(void **state)
 {
     (void)state;
-    cpu_set_t saved, one;
-    assert_int_equal(sched_getaffinity(0, sizeof saved, &saved), 0);
-    int caller_cpu = -1, worker_cpu = -1;
-    for (int cpu = 0; cpu < CPU_SETSIZE && worker_cpu < 0; cpu++)
-        if (CPU_ISSET(cpu, &saved))
-            *(caller_cpu < 0 ? &caller_cpu : &worker_cpu) = cpu;
-    if (worker_cpu < 0)
+    cpu_set_t saved;
+    int worker_cpu;
+    tela_pool *pool = tu_pool_pinned_pair(&saved, &worker_cpu);
+    if (!pool && worker_cpu < 0)
         skip();
-    CPU_ZERO(&one);
-    CPU_SET(caller_cpu, &one);
-    assert_int_equal(sched_setaffinity(0, sizeof one, &one), 0);
-    tela_pool_opts opts;
-    memset(&opts, 0, sizeof opts);
-    opts.width = 2;
-    opts.start_hook = pin_worker_hook;
-    opts.start_hook_arg = &worker_cpu;
-    tela_pool *pool = tela_pool_create(&opts);
     assert_non_null(pool);
     tela_team *team = tela_team_acquire(pool, 2);
     assert_non_null(team);

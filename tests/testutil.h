@@ -417,6 +417,44 @@ static inline tela_pool *tu_pool_of_width(int width)
     return tela_pool_create(&opts);
 }
 
+static inline void tu_pin_worker_hook(int index, void *arg)
+{
+    (void)index;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(*(const int *)arg, &set);
+    sched_setaffinity(0, sizeof set, &set);
+}
+
+/* A dedicated pool of width 2 whose worker runs on the second CPU of the
+ * caller's affinity mask (*worker_cpu, which must outlive the pool's
+ * start), the caller pinned to the first: members that never share a CPU.
+ * *saved: the mask to restore. NULL, *worker_cpu -1, when the mask has
+ * one CPU. */
+static inline tela_pool *tu_pool_pinned_pair(cpu_set_t *saved, int *worker_cpu)
+{
+    int caller_cpu = -1;
+    *worker_cpu = -1;
+    if (sched_getaffinity(0, sizeof *saved, saved) != 0)
+        return NULL;
+    for (int cpu = 0; cpu < CPU_SETSIZE && *worker_cpu < 0; cpu++)
+        if (CPU_ISSET(cpu, saved))
+            *(caller_cpu < 0 ? &caller_cpu : worker_cpu) = cpu;
+    if (*worker_cpu < 0)
+        return NULL;
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(caller_cpu, &one);
+    if (sched_setaffinity(0, sizeof one, &one) != 0)
+        return NULL;
+    tela_pool_opts opts;
+    memset(&opts, 0, sizeof opts);
+    opts.width = 2;
+    opts.start_hook = tu_pin_worker_hook;
+    opts.start_hook_arg = worker_cpu;
+    return tela_pool_create(&opts);
+}
+
 static inline tela_stats tu_stats(void)
 {
     tela_stats s;
