@@ -146,9 +146,6 @@ unsigned par_load_check_polls(void)
     return atomic_load_explicit(&load_check_setting, memory_order_relaxed);
 }
 
-/* Sleeps until the word leaves seen. The sleepers count and the value are
- * both seq_cst so that a store either sees our count or we see its value
- * (the store side does the mirror image in word_wake_if_sleepers). */
 /* A worker's count in par_workers_awake around a sleep: out before it,
  * back after it unless its waker counted it already (region.c). Reads of
  * the count are a heuristic's: a worker woken twice at once may count
@@ -165,6 +162,9 @@ static void worker_wakes(par_worker *self)
         atomic_fetch_add_explicit(&par_workers_awake, 1, memory_order_relaxed);
 }
 
+/* Sleeps until the word leaves seen. The sleepers count and the value are
+ * both seq_cst so that a store either sees our count or we see its value
+ * (the store side does the mirror image in word_wake_if_sleepers). */
 static uint32_t sleep_while_equal(par_word *word, uint32_t seen)
 {
     par_worker *self = par_worker_self();
