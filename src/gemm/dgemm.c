@@ -150,17 +150,14 @@ static void gemm_body(tela_member *self, void *arg)
         int row = rank / wn, col = rank % wn;
         int jp_from, jp_to;
         gemm_share_columns(pr, jc, nb, kr->nr, col, wn, &jp_from, &jp_to);
-        /* The share's rows of tiles; a triangle's only those its columns
-         * reach (lower: from the diagonal's tile; upper: down to it). */
-        ptrdiff_t t_from = m_tiles * row / wm, t_to = m_tiles * (row + 1) / wm;
-        const ptrdiff_t col_from = jc + (ptrdiff_t)jp_from * kr->nr;
-        const ptrdiff_t col_to = jc + ((ptrdiff_t)jp_to * kr->nr < nb ? jp_to * kr->nr : nb);
-        if (pr->part == GEMM_LOWER && t_from < col_from / kr->mr)
-            t_from = col_from / kr->mr;
-        if (pr->part == GEMM_UPPER && t_to > (col_to + kr->mr - 1) / kr->mr)
-            t_to = (col_to + kr->mr - 1) / kr->mr;
-        const ptrdiff_t m_from = t_from * kr->mr,
-                        m_to = t_to * kr->mr < pr->m ? t_to * kr->mr : pr->m;
+        /* The share's rows; a triangle's only those its columns reach, so
+         * its claims are of rows with work. */
+        ptrdiff_t m_from = m_tiles * row / wm * kr->mr;
+        ptrdiff_t m_to = m_tiles * (row + 1) / wm * kr->mr;
+        if (m_to > pr->m)
+            m_to = pr->m;
+        gemm_rows_reached(pr, jc, nb, jp_from, jp_to, &m_from, &m_to);
+        const ptrdiff_t t_from = m_from / kr->mr, t_to = (m_to + kr->mr - 1) / kr->mr;
         const bool own = job->b_private && wn == 1;
         double *b_buf = own ? own_b : job->b_buf;
         for (ptrdiff_t pc = 0; pc < pr->k; pc += kr->kc) {

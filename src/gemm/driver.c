@@ -96,25 +96,29 @@ void gemm_compute_rows(const gemm_problem *pr, ptrdiff_t j0, int n_block, int kc
     }
 }
 
+void gemm_rows_reached(const gemm_problem *pr, ptrdiff_t j0, int n_block, int jp_from, int jp_to,
+                       ptrdiff_t *m_from, ptrdiff_t *m_to)
+{
+    const int mr = pr->kernel->mr, nr = pr->kernel->nr;
+    const ptrdiff_t col_from = j0 + (ptrdiff_t)jp_from * nr;
+    const ptrdiff_t col_to = j0 + ((ptrdiff_t)jp_to * nr < n_block ? jp_to * nr : n_block);
+    if (pr->part == GEMM_LOWER && *m_from < col_from / mr * mr)
+        *m_from = col_from / mr * mr;
+    if (pr->part == GEMM_UPPER && *m_to > col_to)
+        *m_to = col_to;
+}
+
 void gemm_compute_block(const gemm_problem *pr, ptrdiff_t j0, int n_block, ptrdiff_t p0, int kc,
                         const double *b_packed, ptrdiff_t m_from, ptrdiff_t m_to, int jp_from,
                         int jp_to, double *a_buf)
 {
     const gemm_kernel *kr = pr->kernel;
-    const int mr = kr->mr, nr = kr->nr;
     /* beta applies once, with the first k block; later blocks accumulate. */
     const double beta = p0 == 0 ? pr->beta : 1.0;
-    /* A triangle of C needs only the rows its columns reach: packing
-     * starts (lower) or stops (upper) at the tile holding the diagonal. */
-    const ptrdiff_t col_from = j0 + (ptrdiff_t)jp_from * nr;
-    const ptrdiff_t col_to = j0 + ((ptrdiff_t)jp_to * nr < n_block ? jp_to * nr : n_block);
-    if (pr->part == GEMM_LOWER && m_from < col_from / mr * mr)
-        m_from = col_from / mr * mr;
-    if (pr->part == GEMM_UPPER && m_to > col_to)
-        m_to = col_to;
+    gemm_rows_reached(pr, j0, n_block, jp_from, jp_to, &m_from, &m_to);
     for (ptrdiff_t ic = m_from; ic < m_to; ic += kr->mc) {
         int mc = (int)(m_to - ic < kr->mc ? m_to - ic : kr->mc);
-        kr->pack_a(&pr->a, ic, mc, p0, kc, pr->alpha, mr, a_buf);
+        kr->pack_a(&pr->a, ic, mc, p0, kc, pr->alpha, kr->mr, a_buf);
         gemm_compute_rows(pr, j0, n_block, kc, beta, b_packed, a_buf, ic, mc, jp_from, jp_to);
     }
 }

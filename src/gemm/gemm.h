@@ -194,6 +194,11 @@ void gemm_edge_tile(const gemm_kernel *kr, int kc, const double *a, const double
 void gemm_compute_rows(const gemm_problem *pr, ptrdiff_t j0, int n_block, int kc, double beta,
                        const double *b_packed, const double *a_packed, ptrdiff_t ic, int mc,
                        int jp_from, int jp_to);
+/* Narrows rows [*m_from, *m_to) to those a triangle of C reaches in panels
+ * [jp_from, jp_to) of the block at j0: from the tile holding the diagonal
+ * (lower), down to the diagonal (upper); all of them for GEMM_ALL. */
+void gemm_rows_reached(const gemm_problem *pr, ptrdiff_t j0, int n_block, int jp_from, int jp_to,
+                       ptrdiff_t *m_from, ptrdiff_t *m_to);
 /* Rows [m_from, m_to) of a packed B block (see gemm_compute_rows), A packed
  * mc rows at a time into a_buf; beta applies when p0 = 0. */
 void gemm_compute_block(const gemm_problem *pr, ptrdiff_t j0, int n_block, ptrdiff_t p0, int kc,
