@@ -79,25 +79,77 @@ static void word_wake_all(par_word *word)
 }
 #endif
 
+/* Polls between two looks at the peer's CPU (sched_getcpu reads the rseq
+ * area, a few ns, but the spin should stay a tight load loop). */
+#define PEER_CHECK_POLLS 16
+
+int par_current_cpu(void)
+{
+#if defined(__linux__)
+    return sched_getcpu();
+#else
+    return -1;
+#endif
+}
+
+static inline bool peer_on_our_cpu(const _Atomic int *peer_cpu)
+{
+    if (!peer_cpu)
+        return false;
+    int peer = atomic_load_explicit(peer_cpu, memory_order_relaxed);
+    return peer >= 0 && peer == par_current_cpu();
+}
+
+/* Up to spin_polls polls until the word differs from value (a wait for a
+ * change) or equals it (a wait for equality), stopping early when the peer
+ * runs on our CPU or, every load_every polls, when the machine runs more
+ * threads than it has CPUs. Returns the last value read. poll_ns times
+ * this same loop, so a budget in ns turns into the polls it takes. */
+static uint32_t spin_loop(par_word *word, uint32_t value, bool until_equal, unsigned spin_polls,
+                          const _Atomic int *peer_cpu, unsigned load_every)
+{
+    unsigned load_check = load_every;
+    for (unsigned i = 0; i < spin_polls; i++) {
+        /* acquire: what the storer wrote before its store is visible. */
+        uint32_t v = atomic_load_explicit(&word->value, memory_order_acquire);
+        if ((v == value) == until_equal)
+            return v;
+        if (i % PEER_CHECK_POLLS == PEER_CHECK_POLLS - 1 && peer_on_our_cpu(peer_cpu))
+            break;
+        if (i == load_check) {
+            if (par_machine_oversubscribed())
+                break;
+            load_check += load_every;
+        }
+        cpu_relax();
+    }
+    return atomic_load_explicit(&word->value, memory_order_acquire);
+}
+
 static _Atomic unsigned spin_polls_setting, load_check_setting;
 static pthread_once_t spin_once = PTHREAD_ONCE_INIT;
 
 /* The default budget is a time (PAR_SPIN_NS_DEFAULT) turned into polls once,
- * at start-up: a pause takes 20 ns on this Zen 5 and 140 cycles on some
- * Intel cores, so a fixed count would spin 7x longer on one than the
- * other. The spin loop itself never reads a clock. */
+ * at start-up: a pause takes 20 ns on a Zen 5 and 140 cycles on some Intel
+ * cores, so a fixed count would spin 7x longer on one than the other. The
+ * spin loop itself never reads a clock. What is timed is that loop, its
+ * load and peer checks included, not the pause alone: timing pauses alone
+ * made the 4 ms budget spin 5.1 ms on a Sapphire Rapids-class Xeon, and
+ * 17 ms under ThreadSanitizer, whose atomics are calls. */
 static double poll_ns(void)
 {
     /* The fastest of several samples: a core waking from idle runs its
      * first pauses slowly, and a preempted sample is long, both of which
      * would shorten the budget (seen here: 2.2 to 4.1 ms from one sample). */
     enum { SAMPLES = 8, SAMPLE_POLLS = 2048 };
+    par_word still = {0};
+    /* A CPU no thread runs on: each peer check reads ours, as a spin does. */
+    const _Atomic int nowhere = INT_MAX;
     double per_poll = 1e9;
     for (int s = 0; s < SAMPLES; s++) {
         struct timespec t0, t1;
         clock_gettime(CLOCK_MONOTONIC, &t0);
-        for (unsigned i = 0; i < SAMPLE_POLLS; i++)
-            cpu_relax();
+        (void)spin_loop(&still, 0, false, SAMPLE_POLLS, &nowhere, UINT_MAX);
         clock_gettime(CLOCK_MONOTONIC, &t1);
         double ns = (double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec);
         if (ns / SAMPLE_POLLS < per_poll)
@@ -118,7 +170,7 @@ static unsigned polls_for(double ns, double per_poll)
 
 static void spin_polls_init(void)
 {
-    /* Opens the load's file now, outside any region (spin_phase reads it). */
+    /* Opens the load's file now, outside any region (spin_loop reads it). */
     (void)par_runnable_threads();
     const double per_poll = poll_ns();
     atomic_store_explicit(&load_check_setting, polls_for(PAR_LOAD_CHECK_NS, per_poll),
@@ -178,59 +230,11 @@ static uint32_t sleep_while_equal(par_word *word, uint32_t seen)
     return v;
 }
 
-/* Polls between two looks at the peer's CPU (sched_getcpu reads the rseq
- * area, a few ns, but the spin should stay a tight load loop). */
-#define PEER_CHECK_POLLS 16
-
-int par_current_cpu(void)
-{
-#if defined(__linux__)
-    return sched_getcpu();
-#else
-    return -1;
-#endif
-}
-
-static inline bool peer_on_our_cpu(const _Atomic int *peer_cpu)
-{
-    if (!peer_cpu)
-        return false;
-    int peer = atomic_load_explicit(peer_cpu, memory_order_relaxed);
-    return peer >= 0 && peer == par_current_cpu();
-}
-
 void par_publish_cpu(_Atomic int *cpu)
 {
     int now = par_current_cpu();
     if (atomic_load_explicit(cpu, memory_order_relaxed) != now)
         atomic_store_explicit(cpu, now, memory_order_relaxed);
-}
-
-/* Spins up to spin_polls polls until the word differs from value (a wait
- * for a change) or equals it (a wait for equality), stopping early when the
- * peer runs on our CPU or the machine runs more threads than it has CPUs.
- * Returns the last value read. */
-static uint32_t spin_phase(par_word *word, uint32_t value, bool until_equal, unsigned spin_polls,
-                           const _Atomic int *peer_cpu)
-{
-    /* At least PAR_SPIN_POLLS_MIN polls apart: short spins never look. */
-    const unsigned load_every = par_load_check_polls();
-    unsigned load_check = load_every;
-    for (unsigned i = 0; i < spin_polls; i++) {
-        /* acquire: what the storer wrote before its store is visible. */
-        uint32_t v = atomic_load_explicit(&word->value, memory_order_acquire);
-        if ((v == value) == until_equal)
-            return v;
-        if (i % PEER_CHECK_POLLS == PEER_CHECK_POLLS - 1 && peer_on_our_cpu(peer_cpu))
-            break;
-        if (i == load_check) {
-            if (par_machine_oversubscribed())
-                break;
-            load_check += load_every;
-        }
-        cpu_relax();
-    }
-    return atomic_load_explicit(&word->value, memory_order_acquire);
 }
 
 /* One futex sleep while the word holds seen; returns the value after it
@@ -250,7 +254,7 @@ static uint32_t sleep_once(par_word *word, uint32_t seen)
 uint32_t par_word_wait_change_once(par_word *word, uint32_t old, unsigned spin_polls,
                                    const _Atomic int *peer_cpu)
 {
-    uint32_t v = spin_phase(word, old, false, spin_polls, peer_cpu);
+    uint32_t v = spin_loop(word, old, false, spin_polls, peer_cpu, par_load_check_polls());
     return v != old ? v : sleep_once(word, old);
 }
 
@@ -269,7 +273,7 @@ uint32_t par_word_wait_change(par_word *word, uint32_t old, unsigned spin_polls,
 void par_word_wait_equal(par_word *word, uint32_t want, unsigned spin_polls,
                          const _Atomic int *peer_cpu)
 {
-    uint32_t v = spin_phase(word, want, true, spin_polls, peer_cpu);
+    uint32_t v = spin_loop(word, want, true, spin_polls, peer_cpu, par_load_check_polls());
     /* Sleep until the value moves from v, then look again: the word can
      * pass through other values before reaching want. */
     while (v != want)
