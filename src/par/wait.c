@@ -97,6 +97,7 @@ static inline bool peer_on_our_cpu(const _Atomic int *peer_cpu)
     if (!peer_cpu)
         return false;
     int peer = atomic_load_explicit(peer_cpu, memory_order_relaxed);
+    /* cppcheck-suppress incorrectLogicOperator ; it takes the -1 of builds without sched_getcpu */
     return peer >= 0 && peer == par_current_cpu();
 }
 
@@ -202,7 +203,7 @@ unsigned par_load_check_polls(void)
  * back after it unless its waker counted it already (region.c). Reads of
  * the count are a heuristic's: a worker woken twice at once may count
  * twice until its next sleep, which evens it out. */
-static void worker_falls_asleep(par_worker *self)
+static void worker_falls_asleep(const par_worker *self)
 {
     if (self)
         atomic_fetch_sub_explicit(&par_workers_awake, 1, memory_order_relaxed);
