@@ -104,8 +104,9 @@ static inline bool peer_on_our_cpu(const _Atomic int *peer_cpu)
 /* Up to spin_polls polls until the word differs from value (a wait for a
  * change) or equals it (a wait for equality), stopping early when the peer
  * runs on our CPU or, every load_every polls, when the machine runs more
- * threads than it has CPUs. Returns the last value read. poll_ns times
- * this same loop, so a budget in ns turns into the polls it takes. */
+ * threads than it has CPUs (load_every is at least PAR_SPIN_POLLS_MIN:
+ * short spins never look). Returns the last value read. poll_ns times this
+ * same loop, so a budget in ns turns into the polls it takes. */
 static uint32_t spin_loop(par_word *word, uint32_t value, bool until_equal, unsigned spin_polls,
                           const _Atomic int *peer_cpu, unsigned load_every)
 {
