@@ -9,6 +9,7 @@
  * alike. It links the static library and includes par/par.h for the table's type and file
  * format; nothing here changes how tela runs. */
 #include "bench_median.h"
+#include "peak.h"
 #include "tela.h"
 #include "par/par.h"
 #include "teambench_clock.h"
@@ -185,6 +186,7 @@ struct measurement {
     unsigned char *failed;  /* [route][width]: tela could not build the cell */
     long spawned_in_rounds; /* workers started during the timed rounds */
     double rate_gemm_ns_per_flop, rate_copy_ns_per_element;
+    struct fma_peak peak; /* one thread's, for the gemm rate's share; NAN if it could not run */
 };
 
 static size_t cell_index(const struct measurement *m, int route, int w)
@@ -426,8 +428,10 @@ static void print_table(const struct measurement *m, const par_costs *costs)
                m->spawned_in_rounds);
     printf("\nserial rates (best of several runs, one thread):\n");
     if (costs->gemm_ns_per_flop > 0)
-        printf("  gemm_ns_per_flop    %.6g  (%.1f GFLOP/s; tela_dgemm serial, %d^3)\n",
-               costs->gemm_ns_per_flop, 1.0 / costs->gemm_ns_per_flop, GEMM_N);
+        printf("  gemm_ns_per_flop    %.6g  (%.1f GFLOP/s, %.0f%% of the measured FMA peak %.1f; "
+               "tela_dgemm serial, %d^3)\n",
+               costs->gemm_ns_per_flop, 1.0 / costs->gemm_ns_per_flop,
+               100.0 / costs->gemm_ns_per_flop / m->peak.gflops, m->peak.gflops, GEMM_N);
     else
         printf("  gemm_ns_per_flop    not measured\n");
     if (costs->copy_ns_per_element > 0)
@@ -1093,6 +1097,9 @@ static int calibrate(const struct settings *settings)
     if (show_progress)
         fprintf(stderr, "\r%40s\r", "");
     measure_sections(&m, show_progress);
+    /* After the sections, which it must not warm or slow down: only the report reads it. */
+    if (fma_peak_measure(1, &m.peak) != 0)
+        m.peak.gflops = NAN;
 
     par_costs *costs = malloc(sizeof *costs);
     if (!costs) {

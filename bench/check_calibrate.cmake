@@ -1,5 +1,6 @@
 # check_calibrate.cmake — ctest driver for tela-calibrate (bench/CMakeLists.txt), run with -P.
-# MODE smoke: a quick calibration writes a table, and `--check` loads it through tela_costs_load.
+# MODE smoke: a quick calibration writes a table (and reports the serial gemm rate as a share of
+# the measured FMA peak), and `--check` loads it through tela_costs_load.
 # MODE report: `--report` on a trace written here flags the group built to be slower than serial
 # and not the others, and counts the malformed lines. Inputs: CALIBRATE, MODE, WORK_DIR.
 foreach(var CALIBRATE MODE WORK_DIR)
@@ -47,6 +48,10 @@ if(MODE STREQUAL "smoke")
     endforeach()
     if(NOT output MATCHES "\n +3 [^\n]*\\(oversubscribed\\)")
         message(FATAL_ERROR "tela-calibrate: width 3 is not marked oversubscribed")
+    endif()
+    # The serial gemm rate, with its share of the measured FMA peak.
+    if(NOT output MATCHES "\n  gemm_ns_per_flop +[0-9.e-]+  \\([0-9.]+ GFLOP/s, [0-9]+% of the measured FMA peak [0-9.]+; ")
+        message(FATAL_ERROR "tela-calibrate: no gemm rate with its share of the measured FMA peak")
     endif()
     run(check_output --check "${table}")
 elseif(MODE STREQUAL "report")

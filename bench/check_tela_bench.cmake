@@ -1,12 +1,15 @@
 # check_tela_bench.cmake — the ctest smoke test of tela-bench (cmake -P).
 #
 # Runs every routine (level 3 and LAPACK; potrf, potrs, posv on both triangles) at two sizes,
-# 1 and 2 threads, two rounds, with the
-# environment as it is (OPENBLAS_CORETYPE may well be set), and checks that the run succeeded
-# (which includes the agreement or residual check of every size), that the CSV has a row from
-# both sides for every routine, thread count and size (nrhs filled in for the solves only; at
-# 2 threads also tela serially, timed in the same rounds), and
-# that the plot is an SVG file with a panel per routine — never what the times are.
+# 1 and 2 threads, two rounds, with OpenBLAS as the environment configures it
+# (--openblas-coretype auto: a test names no kernel set; OPENBLAS_CORETYPE may well be set), and
+# checks that the run succeeded (which includes the agreement or residual check of every size),
+# that the header gives the measured FMA peak per core and on 2 threads and says where
+# OpenBLAS's core came from, that every table has a "% peak" column for each side, that the CSV
+# has a row from both sides for every routine, thread count and size (nrhs filled in for the
+# solves only; at 2 threads also tela serially, timed in the same rounds; the peak and the
+# percentage last), and that the plot is an SVG file with a panel per routine and the peak
+# lines — never what the times are.
 # Variables: BENCH (the program), WORK_DIR. A tela-bench that finds no OpenBLAS exits 77:
 # the test is then reported as skipped.
 foreach(var BENCH WORK_DIR)
@@ -30,8 +33,8 @@ list(JOIN threads "," thread_list)
 list(JOIN sizes "," size_list)
 execute_process(
     COMMAND "${BENCH}" --sizes ${size_list} --threads ${thread_list} --rounds ${rounds}
-            --routines ${routine_list} --nrhs ${nrhs} --uplo L,U --csv "${csv_file}"
-            --plot "${svg_file}"
+            --routines ${routine_list} --nrhs ${nrhs} --uplo L,U --openblas-coretype auto
+            --csv "${csv_file}" --plot "${svg_file}"
     RESULT_VARIABLE result
     OUTPUT_VARIABLE output
     ERROR_VARIABLE errors
@@ -62,16 +65,44 @@ if(NOT output MATCHES "agreement: ${checked} of ${checked} checked sizes")
     message(FATAL_ERROR "tela-bench: expected agreement on ${checked} sizes")
 endif()
 
+set(number "[0-9]+(\\.[0-9]+)?")
+if(NOT output MATCHES "\n  measured FMA peak: ${number} GFLOP/s per core, ${number} on 2 threads\n")
+    message(FATAL_ERROR "tela-bench: no measured FMA peak per core and on 2 threads in the header")
+endif()
+if(NOT output MATCHES "\n    core: [A-Za-z0-9]+ \\(--openblas-coretype auto: [^)]+\\); threading: ")
+    message(FATAL_ERROR "tela-bench: the header does not say where OpenBLAS's core came from")
+endif()
+# Every table: a title naming the peak, the header row with a % peak column per side.
+math(EXPR tables "(${routine_count} + ${uplo_count}) * ${thread_count}")
+string(REGEX MATCHALL "% peak: of the measured FMA peak, ${number}\n" titles "${output}")
+string(REGEX MATCHALL "\n     n \\| tela +\\| % peak \\| OpenBLAS +\\| % peak \\| tela/OpenBLAS \\|"
+       header_rows "${output}")
+list(LENGTH titles title_count)
+list(LENGTH header_rows header_row_count)
+if(NOT title_count EQUAL tables OR NOT header_row_count EQUAL tables)
+    message(FATAL_ERROR "tela-bench: ${title_count} table titles with the peak and "
+                        "${header_row_count} header rows with % peak columns, not ${tables}")
+endif()
+# A row: n, tela's summary and % peak, OpenBLAS's and % peak, the ratio.
+set(summary "${number} \\(${number}-${number}\\) *")
+string(REGEX MATCHALL "\n +[0-9]+ \\| ${summary}\\| +${number} \\| ${summary}\\| +${number} \\| +${number} \\|"
+       table_rows "${output}")
+list(LENGTH table_rows table_row_count)
+math(EXPR expected_rows "${tables} * ${size_count}")
+if(NOT table_row_count EQUAL expected_rows)
+    message(FATAL_ERROR "tela-bench: ${table_row_count} table rows with both sides' GFLOP/s and "
+                        "% peak, not ${expected_rows}")
+endif()
+
 if(NOT EXISTS "${csv_file}")
     message(FATAL_ERROR "tela-bench wrote no CSV file ${csv_file}")
 endif()
 file(STRINGS "${csv_file}" rows)
 list(GET rows 0 header)
 if(NOT header STREQUAL
-   "routine,trans,threads,n,side,gflops_median,gflops_min,gflops_max,rounds,nrhs")
+   "routine,trans,threads,n,side,gflops_median,gflops_min,gflops_max,rounds,nrhs,peak_gflops,percent_of_peak")
     message(FATAL_ERROR "tela-bench: unexpected CSV header: ${header}")
 endif()
-set(number "[0-9]+(\\.[0-9]+)?")
 foreach(routine ${routines})
     list(FIND uplo_routines ${routine} uplo_index)
     if(routine STREQUAL "gemm")
@@ -96,7 +127,7 @@ foreach(routine ${routines})
                     list(APPEND sides tela_serial)
                 endif()
                 foreach(side ${sides})
-                    set(row "^${routine},${trans},${thread},${n},${side},${number},${number},${number},${rounds},${routine_nrhs}$")
+                    set(row "^${routine},${trans},${thread},${n},${side},${number},${number},${number},${rounds},${routine_nrhs},${number},${number}$")
                     set(found 0)
                     foreach(line ${rows})
                         if(line MATCHES "${row}")
@@ -129,5 +160,15 @@ endforeach()
 foreach(routine ${uplo_routines})
     if(NOT svg MATCHES "font-weight=\"bold\">${routine} U</text>")
         message(FATAL_ERROR "tela-bench: the plot has no panel for ${routine} U")
+    endif()
+endforeach()
+foreach(thread ${threads})
+    if(thread EQUAL 1)
+        set(label "measured FMA peak, 1 thread<")
+    else()
+        set(label "measured FMA peak, ${thread} threads<")
+    endif()
+    if(NOT svg MATCHES "${label}")
+        message(FATAL_ERROR "tela-bench: the plot has no peak line for ${thread} thread(s)")
     endif()
 endforeach()

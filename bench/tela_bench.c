@@ -1,8 +1,10 @@
 /* tela_bench.c — tela-bench: tela's level-3, LU and Cholesky kernels against OpenBLAS (loaded
  * into a namespace of its own, tela_bench_openblas.c) at the same thread counts in one process:
  * each size checked (agreement of the level-3 results, residuals of the LAPACK ones), then
- * interleaved rounds; median GFLOP/s (min-max) and tela/OpenBLAS per size, CSV, an SVG plot. */
+ * interleaved rounds; median GFLOP/s (min-max), tela/OpenBLAS and each side's share of the
+ * measured FMA peak per size, CSV, an SVG plot. */
 #include "bench_median.h"
+#include "peak.h"
 #include "tela.h"
 #include "tela_bench_openblas.h"
 #include "tela_bench_plot.h"
@@ -36,9 +38,6 @@
 #define DEFAULT_BATCH_MS 5.0
 /* Most calls in one batch. */
 #define MAX_CALLS 1000000L
-/* Nominal double-precision peak of one core, GFLOP/s: AMD Zen 5 with a full 512-bit datapath
- * does 2 FMA x 8 doubles x 2 flops per cycle, ~127 GFLOP/s at ~4 GHz. Not measured. */
-#define DEFAULT_PEAK_GFLOPS 127.0
 /* Largest check value accepted (tb_problem_check): level 3, values near 0.1 are usual for two
  * correct blockings; LAPACK residuals in units of n eps are usually below 0.1 too (LAPACK's own
  * tests accept 30). A wrong result is many orders of magnitude off. */
@@ -94,12 +93,13 @@ struct settings {
     int nrhs;              /* --nrhs: right-hand sides of the solves */
     double batch_ms;       /* --batch-ms */
     int settle_max_ms;     /* --settle-max-ms */
-    double peak_gflops;    /* --peak-gflops: per core, nominal */
+    double peak_gflops;    /* --peak-gflops: per core; 0 until given (then measured) */
     double tolerance;      /* --tolerance */
     int quick;             /* --quick */
     const char *csv_path;  /* --csv FILE, or NULL */
     const char *plot_path; /* --plot FILE, or NULL */
     const char *openblas;  /* --openblas PATH, or NULL: the usual places */
+    const char *coretype;  /* --openblas-coretype NAME or auto; NULL: the best (tb_openblas_load) */
     int show_progress;     /* stderr is a terminal */
 };
 
@@ -132,6 +132,9 @@ struct group {
 struct bench {
     struct settings settings;
     struct tb_openblas openblas;
+    struct fma_peak peak[MAX_THREAD_COUNTS]; /* per entry of settings.threads; measured, or the
+                                                given per-core peak times the thread count */
+    struct fma_peak peak_per_core;           /* on one thread */
     struct group *groups;
     int group_count;
     long settle_timeouts; /* rounds started while other threads were still busy */
@@ -224,6 +227,49 @@ static void usage_between(struct usage begin, struct usage end, int cpus, double
     double others_s = end.busy_s - begin.busy_s - own_s;
     *other = others_s > 0.0 ? others_s / (wall_s * cpus) : 0.0;
     *steal = (end.steal_s - begin.steal_s) / (wall_s * cpus);
+}
+
+/* ---- the peak ------------------------------------------------------------------------------- */
+
+/* The peak the percentages of a thread count are of; NAN for a count the run does not have. */
+static double peak_gflops(const struct bench *bench, int threads)
+{
+    if (threads == 1)
+        return bench->peak_per_core.gflops;
+    for (int i = 0; i < bench->settings.thread_count; i++) {
+        if (bench->settings.threads[i] == threads)
+            return bench->peak[i].gflops;
+    }
+    return NAN;
+}
+
+/* The FMA peak on one thread and at every thread count of the run (peak.h), or what
+ * --peak-gflops gave per core times the thread count. The probe waits for the process's other
+ * threads to settle first: OpenBLAS's, just started, spin a while. Returns 0, or -1 if a probe
+ * thread could not be started. */
+static int find_peaks(struct bench *bench)
+{
+    const struct settings *settings = &bench->settings;
+    if (settings->peak_gflops > 0.0) {
+        bench->peak_per_core = (struct fma_peak){"given", 1, settings->peak_gflops};
+        for (int i = 0; i < settings->thread_count; i++)
+            bench->peak[i] = (struct fma_peak){"given", settings->threads[i],
+                                               settings->peak_gflops * settings->threads[i]};
+        return 0;
+    }
+    if (settings->show_progress)
+        fprintf(stderr, "\r  measuring the FMA peak");
+    settle(settings->settle_max_ms);
+    int status = fma_peak_measure(1, &bench->peak_per_core);
+    for (int i = 0; i < settings->thread_count && status == 0; i++) {
+        if (settings->threads[i] == 1)
+            bench->peak[i] = bench->peak_per_core;
+        else
+            status = fma_peak_measure(settings->threads[i], &bench->peak[i]);
+    }
+    if (settings->show_progress)
+        fprintf(stderr, "\r%60s\r", "");
+    return status;
 }
 
 /* ---- one side, one call or a batch ---------------------------------------------------------- */
@@ -482,6 +528,16 @@ static const char *format_gflops(double value, char *text, size_t size)
     return text;
 }
 
+/* gflops as a percentage of peak, "-" when either is missing. */
+static const char *format_percent(double gflops, double peak, char *text, size_t size)
+{
+    if (isnan(gflops) || !(peak > 0.0))
+        snprintf(text, size, "-");
+    else
+        snprintf(text, size, "%.1f", 100.0 * gflops / peak);
+    return text;
+}
+
 static const char *format_summary(struct summary s, char *text, size_t size)
 {
     char median[24], min[24], max[24];
@@ -498,9 +554,11 @@ static void print_table(const struct bench *bench, const struct group *g)
     const struct settings *settings = &bench->settings;
     char label[32];
     group_label(g, label, sizeof label);
-    printf("\n%s, %d thread%s: GFLOP/s, median (min-max) over %d rounds; nominal peak %.1f\n",
+    const double peak = peak_gflops(bench, g->threads);
+    printf("\n%s, %d thread%s: GFLOP/s, median (min-max) over %d rounds; %% peak: of the %s "
+           "peak, %.1f\n",
            label, g->threads, g->threads == 1 ? "" : "s", settings->rounds,
-           settings->peak_gflops * g->threads);
+           settings->peak_gflops > 0.0 ? "given" : "measured FMA", peak);
     if (g->threads == 1)
         printf("  tela: tela_par_seq(); OpenBLAS: openblas_set_num_threads(1)\n");
     else
@@ -517,18 +575,22 @@ static void print_table(const struct bench *bench, const struct group *g)
                settings->nrhs);
     else if (tb_routine_is_lapack(g->routine))
         printf("  each call from the same input, copied in outside the timed part\n");
-    printf("%6s | %-22s | %-22s | %13s | %7s | %s\n", "n", "tela", "OpenBLAS", "tela/OpenBLAS",
-           "calls", tb_routine_is_lapack(g->routine) ? "residual: tela (OpenBLAS)" : "diff");
+    printf("%6s | %-19s | %6s | %-19s | %6s | %13s | %7s | %s\n", "n", "tela", "% peak", "OpenBLAS",
+           "% peak", "tela/OpenBLAS", "calls",
+           tb_routine_is_lapack(g->routine) ? "residual: tela (OpenBLAS)" : "diff");
     for (int i = 0; i < g->done; i++) {
-        char tela[80], openblas[80], ratio[16], check[128];
+        char tela[80], openblas[80], tela_percent[16], openblas_percent[16], ratio[16], check[128];
         struct summary t = g->result[i][TB_TELA], o = g->result[i][TB_OPENBLAS];
         if (o.median > 0.0)
             snprintf(ratio, sizeof ratio, "%.2f", t.median / o.median);
         else
             snprintf(ratio, sizeof ratio, "-");
-        printf("%6d | %-22s | %-22s | %13s | %7ld | %s\n", g->sizes[i],
-               format_summary(t, tela, sizeof tela), format_summary(o, openblas, sizeof openblas),
-               ratio, g->calls[i], format_check(g, i, settings->tolerance, check, sizeof check));
+        printf("%6d | %-19s | %6s | %-19s | %6s | %13s | %7ld | %s\n", g->sizes[i],
+               format_summary(t, tela, sizeof tela),
+               format_percent(t.median, peak, tela_percent, sizeof tela_percent),
+               format_summary(o, openblas, sizeof openblas),
+               format_percent(o.median, peak, openblas_percent, sizeof openblas_percent), ratio,
+               g->calls[i], format_check(g, i, settings->tolerance, check, sizeof check));
     }
     for (int i = 0; i < g->done; i++) {
         if (!g->has_serial[i])
@@ -546,7 +608,8 @@ static int write_csv(const struct bench *bench, const char *path)
     FILE *csv = fopen(path, "w");
     if (!csv)
         return -1;
-    fprintf(csv, "routine,trans,threads,n,side,gflops_median,gflops_min,gflops_max,rounds,nrhs\n");
+    fprintf(csv, "routine,trans,threads,n,side,gflops_median,gflops_min,gflops_max,rounds,nrhs,"
+                 "peak_gflops,percent_of_peak\n");
     for (int k = 0; k < bench->group_count; k++) {
         const struct group *g = &bench->groups[k];
         /* The trans column: gemm's pair, the triangle of potrf, potrs, posv, else 'N'. */
@@ -558,18 +621,22 @@ static int write_csv(const struct bench *bench, const char *path)
         char nrhs[16] = "";
         if (tb_routine_has_rhs(g->routine))
             snprintf(nrhs, sizeof nrhs, "%d", bench->settings.nrhs);
+        /* tela_serial ran on one thread: its share is of the one-thread peak. */
+        const double peak = peak_gflops(bench, g->threads), serial_peak = peak_gflops(bench, 1);
         for (int i = 0; i < g->done; i++) {
             for (int side = 0; side < TB_SIDE_COUNT; side++) {
                 struct summary s = g->result[i][side];
-                fprintf(csv, "%s,%s,%d,%d,%s,%.3f,%.3f,%.3f,%d,%s\n", tb_routine_names[g->routine],
-                        trans, g->threads, g->sizes[i], tb_side_names[side], s.median, s.min, s.max,
-                        bench->settings.rounds, nrhs);
+                fprintf(csv, "%s,%s,%d,%d,%s,%.3f,%.3f,%.3f,%d,%s,%.3f,%.2f\n",
+                        tb_routine_names[g->routine], trans, g->threads, g->sizes[i],
+                        tb_side_names[side], s.median, s.min, s.max, bench->settings.rounds, nrhs,
+                        peak, 100.0 * s.median / peak);
             }
             if (g->has_serial[i]) {
                 const struct summary s = g->serial[i];
-                fprintf(csv, "%s,%s,%d,%d,tela_serial,%.3f,%.3f,%.3f,%d,%s\n",
+                fprintf(csv, "%s,%s,%d,%d,tela_serial,%.3f,%.3f,%.3f,%d,%s,%.3f,%.2f\n",
                         tb_routine_names[g->routine], trans, g->threads, g->sizes[i], s.median,
-                        s.min, s.max, bench->settings.rounds, nrhs);
+                        s.min, s.max, bench->settings.rounds, nrhs, serial_peak,
+                        100.0 * s.median / serial_peak);
             }
         }
     }
@@ -626,8 +693,13 @@ static int write_plot(const struct bench *bench, const char *path, const char *s
                 }
             }
         }
-        status = tb_plot_write(path, "tela vs OpenBLAS: GFLOP/s (double)", subtitle, panels,
-                               panel_count, bench->settings.peak_gflops);
+        struct tb_plot_peak peaks[MAX_THREAD_COUNTS];
+        for (int i = 0; i < bench->settings.thread_count; i++)
+            peaks[i] = (struct tb_plot_peak){bench->peak[i].threads, bench->peak[i].gflops};
+        status =
+            tb_plot_write(path, "tela vs OpenBLAS: GFLOP/s (double)", subtitle, panels, panel_count,
+                          peaks, bench->settings.thread_count,
+                          bench->settings.peak_gflops > 0.0 ? "given peak" : "measured FMA peak");
     }
     free(points);
     free(series);
@@ -657,29 +729,6 @@ static void cpuinfo_value(const char *key, char *value, size_t size)
         break;
     }
     fclose(cpuinfo);
-}
-
-static int cpu_has_avx512f(void)
-{
-    char flags[4096];
-    cpuinfo_value("flags", flags, sizeof flags);
-    char *saved = NULL;
-    for (char *flag = strtok_r(flags, " ", &saved); flag; flag = strtok_r(NULL, " ", &saved)) {
-        if (!strcmp(flag, "avx512f"))
-            return 1;
-    }
-    return 0;
-}
-
-/* OpenBLAS kernel sets that use AVX-512 for double GEMM. */
-static int openblas_avx512_core(const char *core)
-{
-    static const char *const names[] = {"Cooperlake", "SkylakeX", "SapphireRapids"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        if (!strcasecmp(core, names[i]))
-            return 1;
-    }
-    return 0;
 }
 
 static int cpus_available(void)
@@ -758,20 +807,38 @@ static void print_header(const struct bench *bench)
     printf("  CPU: %s (family %s, model %s), %ld CPUs online, %d in this process's affinity "
            "mask\n",
            model, family, cpu_model, sysconf(_SC_NPROCESSORS_ONLN), cpus);
-    printf("  peak: %.1f GFLOP/s per core (nominal, not measured; --peak-gflops) x %d = %.1f "
-           "GFLOP/s\n",
-           settings->peak_gflops, cpus, settings->peak_gflops * cpus);
+    const int peak_given = settings->peak_gflops > 0.0;
+    printf("  %s: %.1f GFLOP/s per core%s", peak_given ? "given peak" : "measured FMA peak",
+           bench->peak_per_core.gflops, peak_given ? " (--peak-gflops)" : "");
+    for (int i = 0; i < settings->thread_count; i++) {
+        if (bench->peak[i].threads > 1)
+            printf(", %.1f on %d threads", bench->peak[i].gflops, bench->peak[i].threads);
+    }
+    printf("\n");
+    if (!peak_given)
+        printf("    (%s loop%s; the best 2 ms of 50 ms; or give it: --peak-gflops)\n",
+               bench->peak_per_core.loop,
+               settings->thread_count > 1 || settings->threads[0] > 1
+                   ? ", on all threads at once and summed"
+                   : "");
     printf("  tela %s, called through its native API (tela_dgemm(par, ...))\n", tela_version());
-    printf("  OpenBLAS: %s, loaded with dlmopen into link-map namespace %ld\n", ob->path,
-           ob->namespace_id);
-    printf("    core: %s; threading: %s\n", core,
+    char version[32], origin[256];
+    printf("  OpenBLAS %s: %s, loaded with dlmopen into link-map namespace %ld\n",
+           tb_openblas_version(ob, version, sizeof version), ob->path, ob->namespace_id);
+    printf("    core: %s (%s); threading: %s\n", core,
+           tb_openblas_core_origin(ob, origin, sizeof origin),
            parallel == 0   ? "serial build"
            : parallel == 1 ? "pthreads"
            : parallel == 2 ? "OpenMP"
                            : "unknown");
     printf("    config: %s\n", ob->get_config ? ob->get_config() : "(no openblas_get_config)");
-    printf("    environment: OPENBLAS_CORETYPE=%s OPENBLAS_L2_SIZE=%s\n",
-           coretype ? coretype : "(unset)", l2 ? l2 : "(unset)");
+    /* The environment's OPENBLAS_CORETYPE is only read with --openblas-coretype auto. */
+    const int coretype_unused =
+        coretype && ob->core_choice != TB_CORE_AUTO && strcasecmp(coretype, core) != 0;
+    printf("    environment: OPENBLAS_CORETYPE=%s%s OPENBLAS_L2_SIZE=%s\n",
+           coretype ? coretype : "(unset)",
+           coretype_unused ? " (not used: --openblas-coretype auto would use it)" : "",
+           l2 ? l2 : "(unset)");
     int level3 = 0, lapack = 0;
     for (int i = 0; i < settings->routine_count; i++) {
         lapack |= tb_routine_is_lapack(settings->routines[i]);
@@ -816,18 +883,14 @@ static void print_header(const struct bench *bench)
                settings->tolerance);
     fflush(stdout);
 
-    if (coretype && !openblas_avx512_core(core))
+    if (tb_core_isa(core) < tb_cpu_isa())
         fprintf(stderr,
-                "tela-bench: WARNING: OPENBLAS_CORETYPE=%s is set and OpenBLAS runs its %s "
-                "kernels: the comparison is against\n  these slower kernels, not OpenBLAS at "
-                "its best on this CPU. For that, run with\n  env -u OPENBLAS_CORETYPE -u "
-                "OPENBLAS_L2_SIZE tela-bench ...\n",
-                coretype, core);
-    else if (!openblas_avx512_core(core) && cpu_has_avx512f())
-        fprintf(stderr,
-                "tela-bench: NOTE: the CPU has AVX-512 but OpenBLAS chose its %s kernels "
-                "(this OpenBLAS may not know the CPU)\n",
-                core);
+                "tela-bench: WARNING: OpenBLAS runs its %s kernels (%s) on a CPU with %s: the "
+                "comparison is\n  against these slower kernels, not OpenBLAS at its best on "
+                "this CPU\n",
+                core, origin, tb_isa_names[tb_cpu_isa()]);
+    else if (ob->core_choice == TB_CORE_NAMED && strcasecmp(core, ob->core_named))
+        fprintf(stderr, "tela-bench: WARNING: %s\n", origin);
     if (parallel == 0)
         fprintf(stderr, "tela-bench: WARNING: this OpenBLAS is a serial build: its columns at "
                         "t > 1 are one thread\n");
@@ -852,17 +915,22 @@ static void usage(FILE *out)
             "  --rounds N        interleaved rounds per size (default %d; --quick: %d)\n"
             "  --quick           the demo's set (about a minute on 2 CPUs)\n"
             "  --batch-ms MS     least length of a timed batch (default %.0f)\n"
-            "  --peak-gflops G   nominal double peak of one core, GFLOP/s (default %.0f)\n"
+            "  --peak-gflops G   double peak of one core, GFLOP/s, given instead of measured\n"
             "  --tolerance T     largest agreement difference accepted (default %g)\n"
             "  --settle-max-ms N longest wait for idle threads before a round (default %d)\n"
             "  --openblas PATH   the OpenBLAS to load (default: the pthreads build, found)\n"
+            "  --openblas-coretype NAME\n"
+            "                    OpenBLAS's kernel set (its OPENBLAS_CORETYPE), e.g. SkylakeX;\n"
+            "                    auto: OpenBLAS's own choice, the environment as given\n"
+            "                    (default: the best set of the best ISA the CPU and the build\n"
+            "                    share, whatever the environment says)\n"
             "  --csv FILE        write rows routine,trans,threads,n,side,gflops_median,\n"
-            "                    gflops_min,gflops_max,rounds,nrhs\n"
+            "                    gflops_min,gflops_max,rounds,nrhs,peak_gflops,percent_of_peak\n"
             "  --plot FILE       write an SVG plot of GFLOP/s against n\n"
             "exit status: 0 ok, 1 error or disagreement, 2 bad arguments, %d OpenBLAS not "
             "found\n",
-            DEFAULT_NRHS, DEFAULT_ROUNDS, QUICK_ROUNDS, DEFAULT_BATCH_MS, DEFAULT_PEAK_GFLOPS,
-            DEFAULT_TOLERANCE, DEFAULT_SETTLE_MAX_MS, EXIT_SKIPPED);
+            DEFAULT_NRHS, DEFAULT_ROUNDS, QUICK_ROUNDS, DEFAULT_BATCH_MS, DEFAULT_TOLERANCE,
+            DEFAULT_SETTLE_MAX_MS, EXIT_SKIPPED);
 }
 
 static int parse_int(const char *option, const char *text, long min, long max, int *out)
@@ -1013,7 +1081,6 @@ static int parse_arguments(int argc, char **argv, struct settings *settings)
 {
     memset(settings, 0, sizeof *settings);
     settings->batch_ms = DEFAULT_BATCH_MS;
-    settings->peak_gflops = DEFAULT_PEAK_GFLOPS;
     settings->tolerance = DEFAULT_TOLERANCE;
     settings->settle_max_ms = DEFAULT_SETTLE_MAX_MS;
     settings->nrhs = DEFAULT_NRHS;
@@ -1050,6 +1117,9 @@ static int parse_arguments(int argc, char **argv, struct settings *settings)
         } else if (!strcmp(option, "--openblas")) {
             settings->openblas = value;
             status = value ? 0 : -1;
+        } else if (!strcmp(option, "--openblas-coretype")) {
+            settings->coretype = value;
+            status = value && *value ? 0 : -1;
         } else if (!strcmp(option, "--csv")) {
             settings->csv_path = value;
             status = value ? 0 : -1;
@@ -1201,7 +1271,8 @@ int main(int argc, char **argv)
     const struct settings *settings = &bench.settings;
 
     char why[2048];
-    int loaded = tb_openblas_load(&bench.openblas, settings->openblas, why, sizeof why);
+    int loaded =
+        tb_openblas_load(&bench.openblas, settings->openblas, settings->coretype, why, sizeof why);
     if (loaded == TB_OPENBLAS_NOT_FOUND) {
         fprintf(stderr,
                 "tela-bench: cannot load OpenBLAS, nothing to compare with: %s\n"
@@ -1216,6 +1287,10 @@ int main(int argc, char **argv)
     }
     if (make_groups(&bench) != 0) {
         fprintf(stderr, "tela-bench: out of memory\n");
+        return 1;
+    }
+    if (find_peaks(&bench) != 0) {
+        fprintf(stderr, "tela-bench: could not start the threads of the FMA peak probe\n");
         return 1;
     }
     print_header(&bench);
@@ -1267,6 +1342,20 @@ int main(int argc, char **argv)
     }
     printf("\nagreement: %d of %d checked sizes within %g; largest diff/residual %.3f (%s)\n",
            checked - disagreements, checked, settings->tolerance, largest, largest_at);
+    int above_peak = 0;
+    for (int k = 0; k < bench.group_count; k++) {
+        const struct group *g = &bench.groups[k];
+        for (int i = 0; i < g->done; i++) {
+            for (int side = 0; side < TB_SIDE_COUNT; side++)
+                above_peak += g->result[i][side].median > peak_gflops(&bench, g->threads);
+        }
+    }
+    if (above_peak)
+        printf("note: %d median(s) above the %s peak: %s\n", above_peak,
+               settings->peak_gflops > 0.0 ? "given" : "measured",
+               settings->peak_gflops > 0.0 ? "--peak-gflops is too low"
+                                           : "other processes slowed the probe, so the "
+                                             "percentages are too high");
     if (bench.settle_timeouts)
         printf("note: %ld rounds started after %d ms with other threads still busy\n",
                bench.settle_timeouts, settings->settle_max_ms);

@@ -1,6 +1,9 @@
 /* tela_bench_openblas.h — OpenBLAS for tela-bench, loaded at run time into a link-map namespace
  * of its own: libtela exports cblas_dgemm, dgemm_ and dgetrf_ too, so a normal link could bind
- * either library's calls to the other's code. Nothing of OpenBLAS is linked at build time. */
+ * either library's calls to the other's code. Nothing of OpenBLAS is linked at build time. It is
+ * loaded with the kernel set of the best ISA that the CPU and the build share: an OpenBLAS that
+ * does not know the CPU model falls back to far slower kernels, and a comparison with those
+ * would flatter tela. */
 #ifndef TELA_BENCH_OPENBLAS_H
 #define TELA_BENCH_OPENBLAS_H
 
@@ -52,8 +55,29 @@ typedef void (*tb_dposv_fn)(const char *uplo, const int *n, const int *nrhs, dou
                             const int *lda, double *b, const int *ldb, int *info,
                             size_t uplo_length);
 
+/* Vector ISAs, in increasing order, as far as OpenBLAS's double kernels tell them apart. */
+enum tb_isa { TB_ISA_OTHER, TB_ISA_AVX2, TB_ISA_AVX512 };
+extern const char *const tb_isa_names[]; /* "older than AVX2", "AVX2", "AVX-512" */
+
+/* The best ISA the CPU (and the OS) runs, of those above. */
+enum tb_isa tb_cpu_isa(void);
+
+/* The ISA of an OpenBLAS kernel set, by its openblas_get_corename name. */
+enum tb_isa tb_core_isa(const char *core);
+
+/* How the kernel set (OPENBLAS_CORETYPE, which OpenBLAS reads once, when it loads) is chosen. */
+enum tb_core_choice {
+    TB_CORE_BEST,  /* OpenBLAS's own choice, unless the CPU has a better ISA than that choice:
+                      then the best set of the CPU's ISA that this build knows; the
+                      environment's OPENBLAS_CORETYPE is not used */
+    TB_CORE_NAMED, /* a name given by the user */
+    TB_CORE_AUTO   /* OpenBLAS's own choice with the environment as given */
+};
+
 struct tb_openblas {
     void *handle;                 /* from dlmopen(LM_ID_NEWLM, ...) */
+    char **environment;           /* the environment OpenBLAS's namespace got (its libc keeps
+                                     reading it), or NULL: the process's own */
     char path[4096];              /* the file loaded, symbolic links resolved */
     long namespace_id;            /* its link-map namespace (0 would be the program's own) */
     tb_cblas_dgemm_fn dgemm;      /* cblas_dgemm */
@@ -72,13 +96,27 @@ struct tb_openblas {
                                      or NULL */
     void (*set_num_threads)(int); /* openblas_set_num_threads */
     int (*get_num_threads)(void); /* openblas_get_num_threads */
+    enum tb_core_choice core_choice;
+    char core_environment[64]; /* OPENBLAS_CORETYPE in the process's environment; "" if unset */
+    char core_named[64];       /* the name OpenBLAS got in OPENBLAS_CORETYPE; "" if none */
+    char core_detected[64];    /* TB_CORE_BEST: what OpenBLAS chose by itself */
+    char cores_unknown[128];   /* TB_CORE_BEST: sets tried that this build does not know */
 };
 
 /* Loads OpenBLAS from path, or when path is NULL from the first of the usual places that
- * loads (the pthread build first). Returns 0; TB_OPENBLAS_NOT_FOUND when nothing could be
- * loaded, TB_OPENBLAS_INCOMPLETE when a needed symbol is missing; why gets a sentence. */
+ * loads (the pthread build first), with the kernel set coretype names: NULL for TB_CORE_BEST,
+ * "auto" for TB_CORE_AUTO, else the name. Returns 0; TB_OPENBLAS_NOT_FOUND when nothing could
+ * be loaded, TB_OPENBLAS_INCOMPLETE when a needed symbol is missing; why gets a sentence. */
 enum { TB_OPENBLAS_NOT_FOUND = -1, TB_OPENBLAS_INCOMPLETE = -2 };
-int tb_openblas_load(struct tb_openblas *ob, const char *path, char *why, size_t why_size);
+int tb_openblas_load(struct tb_openblas *ob, const char *path, const char *coretype, char *why,
+                     size_t why_size);
+
+/* Where the kernel set came from, for the header: e.g. "named by tela-bench: it detected
+ * Prescott on this CPU". */
+const char *tb_openblas_core_origin(const struct tb_openblas *ob, char *text, size_t size);
+
+/* OpenBLAS's version from openblas_get_config ("0.3.21"), or "(version unknown)". */
+const char *tb_openblas_version(const struct tb_openblas *ob, char *text, size_t size);
 
 /* The file (symbolic links resolved) holding the code of function, any function cast to this
  * type; 0, or -1 if dladdr or realpath fails. */

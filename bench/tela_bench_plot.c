@@ -1,6 +1,6 @@
 /* tela_bench_plot.c — writes tela-bench's SVG plot (tela_bench_plot.h). The y axis starts at
  * zero, so ratios between lines read true, and reaches the highest peak line: how far both
- * libraries are from the nominal peak is part of the picture. */
+ * libraries are from the peak is part of the picture. */
 #include "tela_bench_plot.h"
 
 #include <math.h>
@@ -22,6 +22,23 @@ static const char *const side_colours[TB_SIDE_COUNT][4] = {
     [TB_TELA] = {"#1f5fbf", "#0b2f6b", "#5f9be6", "#2a9d8f"},
     [TB_OPENBLAS] = {"#e0701b", "#8c3b00", "#f2a65a", "#c0392b"},
 };
+
+/* The peak lines, one per thread count, drawn in each panel with a series of that count. */
+struct plot_peaks {
+    const struct tb_plot_peak *peaks;
+    int count;
+    const char *label; /* "measured FMA peak" or "given peak" */
+};
+
+/* The peak of a thread count, 0 if there is none. */
+static double peak_of(const struct plot_peaks *peaks, int threads)
+{
+    for (int i = 0; i < peaks->count; i++) {
+        if (peaks->peaks[i].threads == threads)
+            return peaks->peaks[i].gflops;
+    }
+    return 0.0;
+}
 
 struct frame {
     double left, top, width, height; /* the plotting area */
@@ -135,7 +152,7 @@ static void draw_y_axis(FILE *out, const struct frame *f)
 }
 
 static void draw_panel(FILE *out, const struct tb_plot_panel *panel, double top,
-                       double peak_per_core)
+                       const struct plot_peaks *peaks)
 {
     struct frame f = {PLOT_LEFT, top, PLOT_WIDTH - PLOT_LEFT - PLOT_RIGHT, PANEL_HEIGHT, 0, 0, 0};
     int n_min = 0, n_max = 0;
@@ -148,7 +165,7 @@ static void draw_panel(FILE *out, const struct tb_plot_panel *panel, double top,
             n_max = n_max > p->n ? n_max : p->n;
             y_max = fmax(y_max, isnan(p->max) ? 0.0 : p->max);
         }
-        y_max = fmax(y_max, peak_per_core * series->threads);
+        y_max = fmax(y_max, peak_of(peaks, series->threads));
     }
     if (n_min <= 0)
         return;
@@ -177,14 +194,17 @@ static void draw_panel(FILE *out, const struct tb_plot_panel *panel, double top,
      * the data lowest. */
     int threads[8];
     int thread_count = panel_threads(panel, threads, 8);
-    for (int t = 0; t < thread_count && peak_per_core > 0.0; t++) {
-        double py = y_of(&f, peak_per_core * threads[t]);
+    for (int t = 0; t < thread_count; t++) {
+        const double peak = peak_of(peaks, threads[t]);
+        if (!(peak > 0.0))
+            continue;
+        double py = y_of(&f, peak);
         fprintf(out,
                 "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#777\" "
                 "stroke-dasharray=\"7 5\"/>\n",
                 f.left, py, f.left + f.width, py);
-        fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#555\">nominal peak, %d thread%s</text>\n",
-                f.left + 4, py - 4, threads[t], threads[t] == 1 ? "" : "s");
+        fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#555\">%s, %d thread%s</text>\n",
+                f.left + 4, py - 4, peaks->label, threads[t], threads[t] == 1 ? "" : "s");
     }
 
     /* Series: a line through the medians, a dot on each, a bar from min to max. */
@@ -225,8 +245,8 @@ static void draw_panel(FILE *out, const struct tb_plot_panel *panel, double top,
     }
     fprintf(out,
             "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#777\" "
-            "stroke-dasharray=\"7 5\"/>\n<text x=\"%.1f\" y=\"%.1f\">nominal peak</text>\n",
-            lx, ly, lx + 24, ly, lx + 30, ly + 4);
+            "stroke-dasharray=\"7 5\"/>\n<text x=\"%.1f\" y=\"%.1f\">%s</text>\n",
+            lx, ly, lx + 24, ly, lx + 30, ly + 4, peaks->label);
     fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#555\">dot: median; bar: min-max</text>\n", lx,
             ly + 24);
 }
@@ -247,8 +267,10 @@ static void write_escaped(FILE *out, const char *text)
 }
 
 int tb_plot_write(const char *path, const char *title, const char *subtitle,
-                  const struct tb_plot_panel *panels, int panel_count, double peak_per_core_gflops)
+                  const struct tb_plot_panel *panels, int panel_count,
+                  const struct tb_plot_peak *peaks, int peak_count, const char *peak_label)
 {
+    const struct plot_peaks plot_peaks = {peaks, peak_count, peak_label};
     FILE *out = fopen(path, "w");
     if (!out)
         return -1;
@@ -267,8 +289,7 @@ int tb_plot_write(const char *path, const char *title, const char *subtitle,
         fprintf(out, "</text>\n");
     }
     for (int p = 0; p < panel_count; p++)
-        draw_panel(out, &panels[p], PLOT_TOP + 24 + p * (PANEL_HEIGHT + PANEL_GAP),
-                   peak_per_core_gflops);
+        draw_panel(out, &panels[p], PLOT_TOP + 24 + p * (PANEL_HEIGHT + PANEL_GAP), &plot_peaks);
     fprintf(out, "</svg>\n");
     return fclose(out) == 0 ? 0 : -1;
 }
