@@ -345,7 +345,7 @@ static void build_table(const struct measurement *m, par_costs *costs)
 {
     memset(costs, 0, sizeof *costs);
     par_cpu_identity(costs->cpu_model, sizeof costs->cpu_model, &costs->cpus);
-    costs->gemm_ns_per_flop = m->rate_gemm_ns_per_flop;
+    costs->ns_per_flop = m->rate_gemm_ns_per_flop;
     costs->copy_ns_per_element = m->rate_copy_ns_per_element;
     double *buffer = malloc((size_t)m->rounds * sizeof *buffer);
     if (!buffer)
@@ -427,13 +427,13 @@ static void print_table(const struct measurement *m, const par_costs *costs)
                "built,\n  before its warm-up: not timed)\n",
                m->spawned_in_rounds);
     printf("\nserial rates (best of several runs, one thread):\n");
-    if (costs->gemm_ns_per_flop > 0)
-        printf("  gemm_ns_per_flop    %.6g  (%.1f GFLOP/s, %.0f%% of the measured FMA peak %.1f; "
+    if (costs->ns_per_flop > 0)
+        printf("  ns_per_flop         %.6g  (%.1f GFLOP/s, %.0f%% of the measured FMA peak %.1f; "
                "tela_dgemm serial, %d^3)\n",
-               costs->gemm_ns_per_flop, 1.0 / costs->gemm_ns_per_flop,
-               100.0 / costs->gemm_ns_per_flop / m->peak.gflops, m->peak.gflops, GEMM_N);
+               costs->ns_per_flop, 1.0 / costs->ns_per_flop,
+               100.0 / costs->ns_per_flop / m->peak.gflops, m->peak.gflops, GEMM_N);
     else
-        printf("  gemm_ns_per_flop    not measured\n");
+        printf("  ns_per_flop         not measured\n");
     if (costs->copy_ns_per_element > 0)
         printf("  copy_ns_per_element %.6g  (copy of %d doubles)\n", costs->copy_ns_per_element,
                COPY_N);

@@ -50,7 +50,7 @@ if(MODE STREQUAL "smoke")
         message(FATAL_ERROR "tela-calibrate: width 3 is not marked oversubscribed")
     endif()
     # The serial gemm rate, with its share of the measured FMA peak.
-    if(NOT output MATCHES "\n  gemm_ns_per_flop +[0-9.e-]+  \\([0-9.]+ GFLOP/s, [0-9]+% of the measured FMA peak [0-9.]+; ")
+    if(NOT output MATCHES "\n  ns_per_flop +[0-9.e-]+  \\([0-9.]+ GFLOP/s, [0-9]+% of the measured FMA peak [0-9.]+; ")
         message(FATAL_ERROR "tela-calibrate: no gemm rate with its share of the measured FMA peak")
     endif()
     run(check_output --check "${table}")

@@ -2,7 +2,7 @@
  * (src/gemm/select.c): this project's Zen 5, a Haswell-like part, unknown
  * caches, and the blocks of the kernel this CPU runs; the unpacked path's
  * choice where lda puts A's columns into one L1 set (driver.c); the
- * packing buffer every region member holds (buffer.c); the narrow edge
+ * packing buffer every region member holds (par/scratch.c); the narrow edge
  * kernel against the whole tile's; and the shares of trsm's steps by the
  * members' rates (solve_steps.c). */
 #define _GNU_SOURCE
@@ -10,6 +10,7 @@
 
 #include "gemm/gemm.h"
 #include "gemm/level3.h"
+#include "par/par.h"
 
 #include <math.h>
 
@@ -144,12 +145,12 @@ static void count_members_without_buffer(tela_member *self, void *arg)
     (void)self;
     atomic_int *missing = arg;
     const ptrdiff_t any = (ptrdiff_t)1 << 30;
+    const size_t bytes = gemm_serial_buffer_len(gemm_kernel_get(), any, any, any) * sizeof(double);
     bool owned = false;
-    double *buf = gemm_buffer_get(gemm_serial_buffer_len(gemm_kernel_get(), any, any, any), &owned);
+    void *buf = par_scratch_thread(PAR_SCRATCH_PACK, bytes, &owned);
     if (!buf || owned)
         atomic_fetch_add(missing, 1);
-    if (owned)
-        free(buf);
+    par_scratch_release(buf, owned);
 }
 
 typedef struct fresh_caller_job {

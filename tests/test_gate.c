@@ -234,7 +234,7 @@ static void test_round_trip(void **state)
 {
     (void)state;
     par_costs c = fixture;
-    c.gemm_ns_per_flop = 0.0123;
+    c.ns_per_flop = 0.0123;
     c.copy_ns_per_element = 0.25;
     c.points[TELA_ROUTE_POOL][2].oversubscribed = true;
     char path[512];
@@ -245,7 +245,7 @@ static void test_round_trip(void **state)
     assert_int_equal(par_costs_read(path, &back, why, sizeof why), 0);
     assert_string_equal(back.cpu_model, c.cpu_model);
     assert_int_equal(back.cpus, c.cpus);
-    assert_true(fabs(back.gemm_ns_per_flop - 0.0123) < 1e-9);
+    assert_true(fabs(back.ns_per_flop - 0.0123) < 1e-9);
     assert_true(fabs(back.copy_ns_per_element - 0.25) < 1e-9);
     for (int r = 0; r < TELA_ROUTE_COUNT; r++) {
         assert_int_equal(back.count[r], c.count[r]);

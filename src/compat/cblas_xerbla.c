@@ -6,7 +6,7 @@
  * printed is the argument's position in the caller's call. Weak and default-visibility like
  * xerbla_ (see xerbla.c); it prints through tela's error handler and returns, never exits. */
 #include "compat/compat.h"
-#include "par/par.h"
+#include "par/engine.h"
 
 #include <stdarg.h>
 #include <stdio.h>

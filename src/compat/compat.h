@@ -71,6 +71,11 @@ int compat_at_least_one(int x); /* reference's MAX(1, x), the least leading dime
 int compat_triangular_info(char side, char uplo, char transa, char diag, int m, int n, int lda,
                            int ldb);
 
+/* The checks of the dimensions reference DGETRS, DGESV, DPOTRS and DPOSV share, in their order:
+ * N, NRHS, then LDA and LDB against MAX(1, N). Each routine numbers them its own way: N is
+ * n_arg, NRHS n_arg + 1, LDA lda_arg and LDB ldb_arg. 0 or the first failure's -number. */
+int compat_solve_info(int n, int nrhs, int lda, int ldb, int n_arg, int lda_arg, int ldb_arg);
+
 /* The Fortran characters of CBLAS enums, as reference CBLAS maps them; false (and *c untouched)
  * for a value that is none of the enum's. */
 bool compat_cblas_side(CBLAS_SIDE side, char *c);
@@ -78,13 +83,19 @@ bool compat_cblas_uplo(CBLAS_UPLO uplo, char *c);
 bool compat_cblas_trans(CBLAS_TRANSPOSE trans, char *c);
 bool compat_cblas_diag(CBLAS_DIAG diag, char *c);
 
-/* The four flags of cblas_dtrsm and cblas_dtrmm for the column-major call the CBLAS routine
- * makes (flags = side, uplo, transa, diag), row-major mapped as reference CBLAS maps it (side
- * and uplo swapped). A bad value is reported as reference CBLAS reports it, to cblas_xerbla
- * under routine's name (layout 1, Side 2, Uplo 3, Trans 4, Diag 5), and false returned. */
-bool compat_cblas_triangular_flags(const char *routine, CBLAS_ORDER layout, CBLAS_SIDE side,
-                                   CBLAS_UPLO uplo, CBLAS_TRANSPOSE transa, CBLAS_DIAG diag,
-                                   char flags[4]);
+/* The Fortran-ABI core a triangular CBLAS routine calls: compat_dtrsm or compat_dtrmm. */
+typedef void (*compat_triangular_core)(char side, char uplo, char transa, char diag, int m, int n,
+                                       double alpha, const double *a, int lda, double *b, int ldb);
+
+/* cblas_dtrsm and cblas_dtrmm, which differ only in their name and core: the thread marked as
+ * inside routine for the call; the four flags mapped for the column-major call the CBLAS routine
+ * makes, row-major as reference CBLAS maps it (side and uplo swapped, M and N too), a bad value
+ * reported as reference CBLAS reports it, to cblas_xerbla under routine's name (layout 1, Side
+ * 2, Uplo 3, Trans 4, Diag 5), with nothing done; else core on the column-major call. */
+void compat_cblas_triangular(const compat_cblas_routine *routine, compat_triangular_core core,
+                             CBLAS_ORDER layout, CBLAS_SIDE side, CBLAS_UPLO uplo,
+                             CBLAS_TRANSPOSE transa, CBLAS_DIAG diag, int m, int n, double alpha,
+                             const double *a, int lda, double *b, int ldb);
 
 /* ---- routines ------------------------------------------------------------------------------ */
 
@@ -124,24 +135,29 @@ TELA_API void dsyrk_(const char *uplo, const char *trans, const int *n, const in
  * bytes). No conversion in place is possible: an int array cannot hold the tela_int one, and the
  * pivots of dgetrs_ and dlaswp_ are the caller's input, which other threads may be reading at
  * the same time. So a call converts through a buffer: on the stack for up to
- * COMPAT_PIVOTS_STACK pivots, else from malloc, but only outside tela's regions (no tela call
- * inside a region body allocates). Inside one, or if malloc fails, each routine takes a path
- * that needs no more than the stack buffer (compat_laswp, and per routine). */
+ * COMPAT_PIVOTS_STACK pivots, else par's scratch (the thread's kept block, which every thread
+ * holds for COMPAT_PIVOTS_KEPT pivots and a call outside a region grows). Only inside a region
+ * with more pivots than that, or out of memory, does a routine take a path that needs no more
+ * than the stack buffer (compat_laswp, and per routine). */
 
 /* Pivots converted on the stack, 2 KB: small enough for any thread's stack, and the panel width
  * of dgetrf_'s unbuffered path. */
 #define COMPAT_PIVOTS_STACK 256
+/* Pivots every thread keeps room for (64 KiB): dgetrf_ called inside a region body is
+ * tela_dgetrf bit for bit up to this order. */
+#define COMPAT_PIVOTS_KEPT 8192
 
 /* A pivot buffer for one call; compat_pivots_get says which part is used. */
 typedef struct compat_pivots {
-    tela_int *heap;                      /* from malloc (freed by compat_pivots_release), or NULL */
+    tela_int *block;                     /* par's scratch, or NULL */
+    bool owned;                          /* block is to be freed by compat_pivots_release */
     tela_int stack[COMPAT_PIVOTS_STACK]; /* used when count fits */
 } compat_pivots;
 
-/* Room for count pivots: pivots->stack if they fit, else a malloc'd array; NULL when they do
- * not fit and the calling thread runs inside a tela region, or malloc failed. */
+/* Room for count pivots: pivots->stack if they fit, else par's scratch; NULL when that would
+ * need allocating inside a tela region, or out of memory. */
 tela_int *compat_pivots_get(compat_pivots *pivots, size_t count);
-/* Frees what compat_pivots_get allocated, if anything. */
+/* Gives back what compat_pivots_get took, if anything. */
 void compat_pivots_release(compat_pivots *pivots);
 
 /* Reference DLASWP on int pivots (no checks, nothing done for n <= 0, incx = 0 or k2 < k1; row

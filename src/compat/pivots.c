@@ -1,28 +1,32 @@
 /* pivots.c — LAPACK's int pivot indices next to tela's tela_int ones: the per-call buffer the
- * Fortran routines convert through, and dlaswp on int pivots without any buffer beyond the stack.
+ * Fortran routines convert through (par's scratch), and dlaswp on int pivots without any buffer
+ * beyond the stack.
  *
- * Why a buffer and not a conversion in place, and why never malloc inside a region: compat.h. */
+ * Why a buffer and not a conversion in place, and why none is allocated in a region: compat.h. */
 #include "compat/compat.h"
-#include "par/par.h"
+#include "par/engine.h"
 
-#include <stdlib.h>
+/* Declared when the library is loaded, before any worker starts, so every thread keeps it. */
+__attribute__((constructor)) static void declare_pivot_scratch(void)
+{
+    par_scratch_declare(PAR_SCRATCH_CALL, COMPAT_PIVOTS_KEPT * sizeof(tela_int));
+}
 
 tela_int *compat_pivots_get(compat_pivots *pivots, size_t count)
 {
-    pivots->heap = NULL;
+    pivots->block = NULL;
+    pivots->owned = false;
     if (count <= COMPAT_PIVOTS_STACK)
         return pivots->stack;
-    /* Inside a region body no tela call allocates: the caller takes its unbuffered path. */
-    if (par_current_member())
-        return NULL;
-    pivots->heap = malloc(count * sizeof *pivots->heap);
-    return pivots->heap;
+    pivots->block = par_scratch_thread(PAR_SCRATCH_CALL, count * sizeof(tela_int), &pivots->owned);
+    return pivots->block;
 }
 
 void compat_pivots_release(compat_pivots *pivots)
 {
-    free(pivots->heap);
-    pivots->heap = NULL;
+    par_scratch_release(pivots->block, pivots->owned);
+    pivots->block = NULL;
+    pivots->owned = false;
 }
 
 /* Row r's pivot, rows and pivots 1-based as reference DLASWP reads them. */

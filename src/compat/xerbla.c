@@ -6,7 +6,7 @@
  * call goes through the PLT (a shared libtela binds to the program's or to the first library's
  * in lookup order). Unlike reference xerbla, the fallback returns instead of stopping. */
 #include "compat/compat.h"
-#include "par/par.h"
+#include "par/engine.h"
 
 #include <stdio.h>
 #include <string.h>

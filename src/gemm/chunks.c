@@ -2,7 +2,7 @@
  * (or C) shared among members, each running serial GEMMs into a packing
  * buffer handed out before the region (no allocation inside it). */
 #include "gemm/level3.h"
-#include "par/par.h"
+#include "par/engine.h"
 
 #include <stdlib.h>
 
@@ -43,13 +43,12 @@ typedef struct chunk_job {
  * [count r / w, count (r + 1) / w) and takes from its front; once its own
  * are gone it takes from the back of the range with the most left. Members
  * that keep pace run their ranges as fixed shares would, each on
- * contiguous columns or rows (claims of one shared counter interleaved
- * them, and trmm 1024 x 100 on the right ran 20% slower); one that starts
- * late or runs slow loses its last chunks to the others (fixed shares ran
- * gesv 128 on two threads at 0.92 of one in a slow spell of the second
- * vCPU). A range's claims word sits in the last line of its member's
- * buffer. The chunks are independent, so nothing is ordered but by the
- * region's end. */
+ * contiguous columns or rows (one shared counter interleaved them, which
+ * was slower); one that starts late or runs slow loses its last chunks to
+ * the others instead of holding up the region (docs/gemm.md, "Chunks
+ * claimed, not handed out"). A range's claims word sits in the last line
+ * of its member's buffer. The chunks are independent, so nothing is
+ * ordered but by the region's end. */
 #define CLAIM_LINE_DOUBLES (PAR_CACHE_LINE / sizeof(double))
 
 static gemm_claim_word *claims_of(const chunk_job *job, int r)
@@ -132,14 +131,16 @@ static void chunk_share_body(tela_member *self, void *arg)
 static bool run_chunked(tela_par par, const char *name, tela_int count, double estimate_ns,
                         size_t buf_len, level3_chunk_fn fn, void *arg, bool need_buffers)
 {
-    int bound = par.kind == TELA_PAR_SEQ ? 1 : gemm_width_bound(par);
+    int bound = par_width_bound(par);
     if (bound > count)
         bound = (int)count;
     size_t stride;
     bool owned;
     /* Each member's buffer, rounded to whole lines, then its claims' line. */
     const size_t len = (buf_len + CLAIM_LINE_DOUBLES - 1) / CLAIM_LINE_DOUBLES * CLAIM_LINE_DOUBLES;
-    double *bufs = gemm_member_buffers(par, bound, len + CLAIM_LINE_DOUBLES, &stride, &owned);
+    double *bufs = par_scratch_members(par, bound, (len + CLAIM_LINE_DOUBLES) * sizeof(double),
+                                       &stride, &owned);
+    stride /= sizeof(double);
     if (!bufs && need_buffers)
         return false;
     chunk_job job = {count, bufs, stride, fn, arg};
@@ -154,8 +155,7 @@ static bool run_chunked(tela_par par, const char *name, tela_int count, double e
         const level3_ctx ctx = {tela_par_seq(), true, bufs, bufs ? len : 0};
         fn(&ctx, 0, count, false, arg);
     }
-    if (owned)
-        free(bufs);
+    par_scratch_release(bufs, owned);
     return true;
 }
 
@@ -230,8 +230,8 @@ typedef struct solve_chunk_job {
 /* Groups [from, to) of the tile's v right-hand sides. A member packs the
  * plan once, into its own buffer, on its first claim (a member that
  * arrives when every group is claimed packs nothing): shared, the plan the
- * caller had just written crossed to the other cores (two members on
- * 256 x 256 ran at 0.75x). */
+ * caller had just written crossed to the other cores (docs/gemm.md, "One
+ * plan per member"). */
 static void solve_groups(const level3_ctx *ctx, tela_int from, tela_int to, bool kept, void *arg)
 {
     const solve_chunk_job *job = arg;
@@ -261,10 +261,11 @@ bool level3_solve_by_blocks(const level3_ctx *ctx, const tri_view *t, bool left,
     }
     /* One group, or inside a chunk: on the caller, with the buffer it has. */
     bool owned = false;
-    double *buf = ctx->in_chunk ? ctx->buf : gemm_buffer_get(need, &owned);
+    double *buf = ctx->in_chunk
+                      ? ctx->buf
+                      : par_scratch_thread(PAR_SCRATCH_PACK, need * sizeof(double), &owned);
     const level3_ctx here = {ctx->par, true, buf, ctx->in_chunk ? ctx->buf_len : buf ? need : 0};
     solve_groups(&here, 0, groups, false, &job);
-    if (owned)
-        free(buf);
+    par_scratch_release(buf, owned);
     return true;
 }

@@ -5,7 +5,7 @@
  * members sharing its panels, section 2 has each member pack its own rows
  * of A and update its tiles. The gate picks the width from the flops. */
 #include "gemm/gemm.h"
-#include "par/par.h"
+#include "par/engine.h"
 
 #include <stdalign.h>
 #include <stdlib.h>
@@ -31,8 +31,8 @@ static bool trans_flag(char t, bool *trans)
 /* A B block of at most this many doubles (256 KiB) is packed whole by
  * every member when members split C's rows only: each reads its own copy
  * with no barrier, where sharing the packing made every member wait for
- * the others and read half of B from their caches (two threads: square
- * 128 88 -> 125 GFLOP/s, 512 x 100 x 512 117 -> 145; docs/gemm.md). */
+ * the others and read half of B from their caches (docs/gemm.md, "A small
+ * B packed by each member"). */
 #define GEMM_PRIVATE_B_MAX 32768
 
 /* A member's share of one B block (rows of tiles by panels of B), its
@@ -67,8 +67,7 @@ typedef struct gemm_job {
 /* Splits width members into wm rows (over m's tiles) x wn columns (over
  * B's panels) so the largest share of tiles is smallest; on a tie, into
  * the most rows: members of one row all pack its whole A block, so a
- * column split packs A once per member (two threads, square 256: 212 ->
- * 222 GFLOP/s with rows, 192-2048 +1-2%). */
+ * column split packs A once per member (docs/gemm.md, "Section 2"). */
 static void split_grid(int width, ptrdiff_t m_tiles, int n_panels, int *wm, int *wn)
 {
     double best = -1;
@@ -188,31 +187,10 @@ static void gemm_body(tela_member *self, void *arg)
     }
 }
 
-int gemm_width_bound(tela_par par)
-{
-    int w;
-    switch (par.kind) {
-    case TELA_PAR_TEAM:
-        w = par.team ? tela_team_width(par.team) : 1;
-        break;
-    case TELA_PAR_POOL:
-        w = par.pool ? tela_pool_width(par.pool) : 1;
-        break;
-    case TELA_PAR_AUTO:
-        w = tela_get_num_threads();
-        break;
-    default:
-        w = 1;
-    }
-    if (par.max_width > 0 && par.max_width < w)
-        w = par.max_width;
-    return w > 0 ? w : 1;
-}
-
 static void gemm_parallel(tela_par par, const gemm_problem *pr, const char *name)
 {
     const gemm_kernel *kr = pr->kernel;
-    int bound = gemm_width_bound(par);
+    int bound = par_width_bound(par);
     int kc_max = (int)(pr->k < kr->kc ? pr->k : kr->kc);
     int nc_max = (int)(pr->n < kr->nc ? pr->n : kr->nc);
     const size_t b_len = gemm_b_buffer_len(kr, nc_max, kc_max);
@@ -225,12 +203,8 @@ static void gemm_parallel(tela_par par, const gemm_problem *pr, const char *name
     size_t bytes = (b_len + a_all) * sizeof(double) + (size_t)bound * sizeof(gemm_rows_line);
     /* A held team owns its workspace (no allocation per call); other routes
      * allocate here, before the region. */
-    bool owned = false;
-    double *buf;
-    if (par.kind == TELA_PAR_TEAM && par.team)
-        buf = tela_team_workspace(par.team, bytes);
-    else
-        buf = gemm_buffer_get(bytes / sizeof(double), &owned);
+    bool owned;
+    double *buf = par_scratch_region(par, PAR_SCRATCH_PACK, bytes, &owned);
     if (!buf) {
         gemm_serial(pr);
         return;
@@ -241,11 +215,10 @@ static void gemm_parallel(tela_par par, const gemm_problem *pr, const char *name
     const int block = gemm_block_columns(kr, pr->n);
     ptrdiff_t k_blocks = (pr->k + kr->kc - 1) / kr->kc, n_blocks = (pr->n + block - 1) / block;
     int sections = (int)(2 * k_blocks * n_blocks);
-    const int used = tela_parallel_gated(tela_par_limit(par, bound), name,
-                                         gemm_flops(pr) * par_rate_gemm_ns_per_flop(), sections,
-                                         gemm_body, &job);
-    if (owned)
-        free(buf);
+    const int used =
+        tela_parallel_gated(tela_par_limit(par, bound), name,
+                            gemm_flops(pr) * par_rate_ns_per_flop(), sections, gemm_body, &job);
+    par_scratch_release(buf, owned);
     if (used < 0) { /* a bad policy (reported): compute anyway, serially */
         gemm_serial(pr);
     }
@@ -267,7 +240,8 @@ static void unpacked_body(tela_member *self, void *arg)
 void gemm_run(tela_par par, const gemm_problem *pr, const char *name)
 {
     /* Straight to the small path, which gemm_serial reaches through four
-     * calls and a copy of the problem (12% of dgemm 16 x 16 x 16). */
+     * calls and a copy of the problem, a cost at these sizes (docs/gemm.md,
+     * "Small and unpacked paths"). */
     const bool small = gemm_is_small(pr->m, pr->n, pr->k);
     if (small && pr->part == GEMM_ALL) {
         pr->kernel->small(pr);
@@ -277,7 +251,7 @@ void gemm_run(tela_par par, const gemm_problem *pr, const char *name)
         gemm_serial(pr);
     else if (gemm_prefers_unpacked(pr)) {
         if (tela_parallel_gated(tela_par_limit(par, (int)((pr->n + 7) / 8)), name,
-                                gemm_flops(pr) * par_rate_gemm_ns_per_flop(), 1, unpacked_body,
+                                gemm_flops(pr) * par_rate_ns_per_flop(), 1, unpacked_body,
                                 (void *)pr) < 0)
             gemm_serial(pr); /* a bad policy (reported): serially */
     } else

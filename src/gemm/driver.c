@@ -6,6 +6,7 @@
  * mr-row and nr-column tiles, so every element of C is computed by the same
  * kernel call, in the same order, whatever the width (bitwise equal). */
 #include "gemm/gemm.h"
+#include "par/engine.h"
 
 #include <stdlib.h>
 
@@ -232,23 +233,6 @@ static void packed_loops(const gemm_problem *pr, double *buf)
     }
 }
 
-/* No buffer to be had (a call inside a region, where nothing is
- * allocated): the same loops one B panel and one A micro-panel at a time,
- * packed on the stack (kc x (mr + nr) doubles: 56 KiB for the AVX-512
- * kernel). mc and nc do not change any element's arithmetic (kc does, and
- * stays), so the result is bitwise the one a serial call outside computes. */
-static void packed_on_stack(const gemm_problem *pr)
-{
-    gemm_kernel narrow = *pr->kernel;
-    narrow.mc = narrow.mr;
-    narrow.nc = narrow.nr;
-    gemm_problem p = *pr;
-    p.kernel = &narrow;
-    const size_t len = gemm_serial_buffer_len(&narrow, pr->m, pr->n, pr->k);
-    double stack[len] __attribute__((aligned(64)));
-    packed_loops(&p, stack);
-}
-
 void gemm_serial_in(const gemm_problem *pr, double *buf, size_t len)
 {
     gemm_serial_on_path(pr, gemm_prefers_unpacked(pr), buf, len);
@@ -263,14 +247,15 @@ void gemm_serial_on_path(const gemm_problem *pr, bool unpacked, double *buf, siz
     const size_t need = gemm_serial_buffer_len(pr->kernel, pr->m, pr->n, pr->k);
     bool owned = false;
     if (!buf || len < need)
-        buf = gemm_buffer_get(need, &owned);
+        buf = par_scratch_thread(PAR_SCRATCH_PACK, need * sizeof(double), &owned);
     if (!buf) {
-        packed_on_stack(pr);
+        /* Only when out of memory (a thread keeps the largest serial need, par/scratch.c): the
+         * path that packs nothing. */
+        gemm_unpacked_columns(pr, 0, pr->n);
         return;
     }
     packed_loops(pr, buf);
-    if (owned)
-        free(buf);
+    par_scratch_release(buf, owned);
 }
 
 void gemm_serial(const gemm_problem *pr)

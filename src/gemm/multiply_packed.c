@@ -5,7 +5,7 @@
  * B, B packed (its values before the product) and one micro-kernel call
  * per tile writes the block's part of op(A) B or B op(A) in place. */
 #include "gemm/level3.h"
-#include "par/par.h"
+#include "par/engine.h"
 
 #include <stdlib.h>
 
@@ -178,12 +178,11 @@ bool level3_multiply_packed(const level3_ctx *ctx, const tri_view *t, bool left,
         return level3_chunks_if_buffers(ctx->par, "dtrmm", chunks, par_tri_estimate_ns(s, n), need,
                                         multiply_chunks, &job);
     bool owned = false;
-    double *buf = gemm_buffer_get(need, &owned);
+    double *buf = par_scratch_thread(PAR_SCRATCH_PACK, need * sizeof(double), &owned);
     if (!buf)
         return false;
     const level3_ctx here = {ctx->par, true, buf, need};
     multiply_chunks(&here, 0, 1, false, &job);
-    if (owned)
-        free(buf);
+    par_scratch_release(buf, owned);
     return true;
 }

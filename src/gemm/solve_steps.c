@@ -4,14 +4,13 @@
  * solved (members share the rows) and member 0 solves the next block in
  * the same section: one barrier a step. */
 #include "gemm/level3.h"
-#include "par/par.h"
+#include "par/engine.h"
 
 #include <stdlib.h>
 
 /* The recursion it replaces ran a region per GEMM and per block, each
- * cutting B differently; on two threads, n = 1024-2048, this way gained
- * 5-20% at 100 right-hand sides and 1.5-2x at 16-40, and lost 3-15% at
- * 1024, where the recursion's GEMMs are large (serially level). */
+ * cutting B differently; this way pays up to this many right-hand sides,
+ * beyond which the recursion's GEMMs are large (docs/gemm.md, "Why 512"). */
 #define STEPS_MAX_RHS 512
 /* Members whose rates the steps' shares follow. */
 #define STEPS_RATED 64
@@ -151,8 +150,8 @@ static double running_mean(double old, double now, tela_int n)
 
 /* Member 0's solve of a block of next_tiles tiles' rows, in tiles of
  * update at its rate, once both are timed; before, 0.6 of a tile per
- * tile's rows (timed at 2048 x 100 on Zen 5: 0.5 undercounts the solve,
- * 0.8 overcounts it). */
+ * tile's rows, as timed (docs/gemm.md, "Member 0 solves the next block
+ * inside the update's section"). */
 static tela_int solve_in_tiles(const double *speeds, double solve_ns, tela_int next_tiles)
 {
     const double tiles = speeds && speeds[0] > 0.0 && solve_ns > 0.0 ? solve_ns * speeds[0]
@@ -231,16 +230,17 @@ bool level3_solve_in_steps(tela_par par, const tri_view *t, tela_int s, tela_int
         !level3_solve_prepare(&probe, t, true, 0, LEVEL3_CHUNK_TRI, NULL))
         return false;
     steps_job job = {probe.kr, t, s, n, blocks_for(s), probe.v, b, ldb, NULL, 0, {{0.0}}, {0.0}};
-    const int bound = par.kind == TELA_PAR_SEQ ? 1 : gemm_width_bound(par);
+    const int bound = par_width_bound(par);
     const size_t plan = level3_solve_plan_len(LEVEL3_CHUNK_TRI),
                  gemm = gemm_serial_buffer_len(job.kr, s, n, LEVEL3_CHUNK_TRI);
     bool owned;
-    job.bufs = gemm_member_buffers(par, bound, plan > gemm ? plan : gemm, &job.buf_len, &owned);
+    job.bufs = par_scratch_members(par, bound, (plan > gemm ? plan : gemm) * sizeof(double),
+                                   &job.buf_len, &owned);
+    job.buf_len /= sizeof(double);
     const double estimate_ns = par_tri_estimate_ns(s, n);
     if (tela_parallel_gated(tela_par_limit(par, bound), "dtrsm", estimate_ns, (int)(job.blocks + 1),
                             steps_body, &job) < 0)
         par_region_run_serial(steps_body, &job); /* a bad policy (reported): serially */
-    if (owned)
-        free(job.bufs);
+    par_scratch_release(job.bufs, owned);
     return true;
 }

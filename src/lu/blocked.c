@@ -5,35 +5,33 @@
  * whatever the width (see update), so every width computes the same bits. */
 #include "gemm/gemm.h"
 #include "lu/lu.h"
-#include "par/par.h"
+#include "par/engine.h"
 
 #include <stdlib.h>
 
 /* Panel widths grow with the order: narrow panels keep the serial chain of
  * panel factorizations short (it bounds the width, lu_factor_blocked),
- * wide ones run the trailing GEMM at larger k. Measured on Zen 5, medians
- * of interleaved rounds, GFLOP/s at 1 / 2 threads: n = 512: 32 gives
- * 49 / 77, 64 gives 52 / 72; n = 768: 32 and 64 give 62-64 / 73; n =
- * 1024: 32 gives 61 / 83, 64 gives 63 / 86; n = 1536: 64 gives 62 / 102,
- * 128 gives 63 / 100; n = 2048: 64 gives 61 / 111, 128 gives 63 / 114. */
+ * wide ones run the trailing GEMM at larger k (docs/lu-chol.md, "Panel
+ * width"). */
 static tela_int panel_columns(tela_int mn)
 {
     return mn < 1024 ? 32 : mn < 2048 ? 64 : 128;
 }
 
-/* The trailing updates run at 40-70% of the GEMM rate (n = 192-2048, Zen
- * 5): the region's estimate allows for it. */
+/* The trailing updates run slower than the GEMM rate: the region's
+ * estimate allows for it (docs/lu-chol.md, "Gate"). */
 #define LU_SLOWER_THAN_GEMM 1.5
 /* A panel's own factorization (narrow GEMMs, the column-by-column base)
- * runs ~3x slower per flop than the trailing update (n = 192: 14 against
- * 41 GFLOP/s). */
+ * runs ~3x slower per flop than the trailing update (docs/lu-chol.md,
+ * "Gate"). */
 #define LU_PANEL_SLOWER 3.0
 
-/* Every member's buffer holds a packed B block of up to nc columns (1032
- * here: 1 MiB a member at nb = 128; 68 MiB for 64 members). nc does not
- * change any element's arithmetic, so it is cut to keep all the members'
- * blocks within LU_UPDATE_BUFFERS bytes, to no fewer than 512 columns
- * (cutting it to 512 on two cores cost 5% at n = 2048). */
+/* Every member's buffer holds a packed B block of up to nc columns, so
+ * their sum grows with the width. nc does not change any element's
+ * arithmetic, so it is cut to keep all the members' blocks within
+ * LU_UPDATE_BUFFERS bytes, to no fewer than LU_UPDATE_NC_MIN columns,
+ * below which the update slows (docs/lu-chol.md, "The members' update
+ * buffers"). */
 #define LU_UPDATE_BUFFERS (32u << 20)
 #define LU_UPDATE_NC_MIN  512
 /* Members allowed: the work over this many times the chain's time (see
@@ -45,8 +43,8 @@ static tela_int panel_columns(tela_int mn)
 #define LU_TOGETHER        3
 #define LU_TOGETHER_PANELS 4
 /* Only matrices of at least this many bytes: the steps' sweeps of
- * smaller ones stay in L3 (at n = 1024, 8 MiB, the grouped order lost 3%:
- * 68.0 against 70.4 GFLOP/s; level at 1280). */
+ * smaller ones stay in L3, where grouping does not pay (docs/lu-chol.md,
+ * "One member, 16 MiB and more"). */
 #define LU_TOGETHER_MIN_BYTES (16u << 20)
 
 typedef struct blocked_job {
@@ -130,7 +128,7 @@ static void estimate_times(const blocked_job *job, double *serial_ns, double *ch
         chain += panel + (double)look * column_flops(job, k);
         all += (double)(job->n - k0 - b) * column_flops(job, k) + panel;
     }
-    const double ns = LU_SLOWER_THAN_GEMM * par_rate_gemm_ns_per_flop();
+    const double ns = LU_SLOWER_THAN_GEMM * par_rate_ns_per_flop();
     *serial_ns = all * ns;
     *chain_ns = chain * ns;
 }
@@ -162,14 +160,11 @@ static size_t together_len(const gemm_kernel *kr, tela_int m, tela_int nb)
  * columns narrow enough to stay in L2 takes LU_TOGETHER panels' updates
  * one after the other. With each step sweeping the whole trailing matrix,
  * every step's interchanges (the first touch of its columns, scattered
- * over the rows) and GEMM read it from memory; the interchanges took 13%
- * of n = 2048. The later steps' panels are factored first, after the
- * earlier steps' updates of their columns; each panel's L21 is packed
- * once, whole, for all blocks. Same bits: each column goes through the
- * same steps in the same order. Measured (Zen 5, one core, GFLOP/s, by steps
- * / grouped, medians of 7-9 interleaved rounds): n = 2048: 69.5 / 73.2 and
- * 61.1 / 68.4 (two runs), 1536: 68.6 / 73.1. Three steps together beat
- * two by 1-3% at 1536-2048; four and six were no better than three. */
+ * over the rows) and GEMM read it from memory. The later steps' panels are
+ * factored first, after the earlier steps' updates of their columns; each
+ * panel's L21 is packed once, whole, for all blocks. Same bits: each
+ * column goes through the same steps in the same order. (What it gains,
+ * and why three steps: docs/lu-chol.md, "One member, 16 MiB and more".) */
 static void one_member_body(blocked_job *job, double *space)
 {
     const gemm_kernel *kr = job->kernel;
@@ -248,7 +243,7 @@ tela_int lu_factor_blocked(tela_par par, tela_int m, tela_int n, double *a, tela
                        .panels = (mn + nb - 1) / nb,
                        .update_kernel = *gemm_kernel_get()};
     job.kernel = &job.update_kernel;
-    const int bound = par.kind == TELA_PAR_SEQ ? 1 : gemm_width_bound(par);
+    const int bound = par_width_bound(par);
     double nc = (double)LU_UPDATE_BUFFERS / ((double)bound * (double)nb * sizeof(double));
     if (nc < LU_UPDATE_NC_MIN)
         nc = LU_UPDATE_NC_MIN;
@@ -257,14 +252,8 @@ tela_int lu_factor_blocked(tela_par par, tela_int m, tela_int n, double *a, tela
     /* No more members than the chain leaves work for. The work over the
      * chain is an average over the steps: the early steps, with most of
      * the flops, leave work for more members than the late ones, so the
-     * bound allows twice that. Measured on two cores, GFLOP/s on two
-     * threads with this bound / with the work over twice the chain, which
-     * kept one member below n = 448 / serially, medians of interleaved
-     * processes: n = 192: 69.2 / 46.5 / 46.7; 256: 84.6 / 52.4 / 53.3;
-     * 384: 108.0 / 63.9 / 64.9. With the work over the chain itself, 6%
-     * less than this at 224-288, and 192 stayed serial. (Twice the chain
-     * was measured before the steps' shares by rate and the packed solve,
-     * docs/lu-chol.md: two threads lost at 256 then, 33 against 41.) */
+     * bound allows twice that (docs/lu-chol.md, "Width bounded by the
+     * chain"). */
     double estimate, chain;
     estimate_times(&job, &estimate, &chain);
     const double useful = chain > 0.0 ? estimate / (LU_CHAIN_MARGIN * chain) : 1.0;
@@ -280,11 +269,13 @@ tela_int lu_factor_blocked(tela_par par, tela_int m, tela_int n, double *a, tela
     if (job.together) {
         /* Apart from the GEMMs' buffer: the panels' GEMMs pack into it
          * while the prepared steps live. */
-        bufs = gemm_routine_buffer(par, alone, &owned);
+        bufs = par_scratch_region(par, PAR_SCRATCH_ROUTINE, alone * sizeof(double), &owned);
         job.buf_len = alone;
     } else {
-        bufs = gemm_member_buffers(par, bound, lu_update_buffer_len(job.kernel, n, nb),
+        bufs = par_scratch_members(par, bound,
+                                   lu_update_buffer_len(job.kernel, n, nb) * sizeof(double),
                                    &job.buf_len, &owned);
+        job.buf_len /= sizeof(double);
     }
     job.bufs = bufs;
     if (tela_parallel_gated(tela_par_limit(par, limit > 1 ? limit : 1), "getrf", estimate,
@@ -293,7 +284,6 @@ tela_int lu_factor_blocked(tela_par par, tela_int m, tela_int n, double *a, tela
         job.bufs = NULL;
         tela_parallel_gated(tela_par_seq(), "getrf", estimate, 1, blocked_body, &job);
     }
-    if (owned)
-        free(bufs);
+    par_scratch_release(bufs, owned);
     return job.info;
 }

@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Serial rates used where a table has none: about this Zen 5's double GEMM
- * at 100 GFLOP/s and an L2-resident copy. */
+/* Serial rates used where a table has none: a fast core's double GEMM (100 GFLOP/s) and an
+ * L2-resident copy. */
 #define DEFAULT_GEMM_NS_PER_FLOP    0.01
 #define DEFAULT_COPY_NS_PER_ELEMENT 0.25
 
@@ -47,7 +47,7 @@ void par_costs_builtin(par_costs *out)
     memset(out, 0, sizeof *out);
     snprintf(out->cpu_model, sizeof out->cpu_model, "AMD EPYC 7702P 64-Core Processor");
     out->cpus = 64;
-    out->gemm_ns_per_flop = -1;
+    out->ns_per_flop = -1;
     out->copy_ns_per_element = -1;
     for (size_t i = 0; i < sizeof builtin_team_widths / sizeof builtin_team_widths[0]; i++)
         add_point(out, TELA_ROUTE_TEAM, builtin_team_widths[i], -1, builtin_team_share_us[i] * 1e3,
@@ -378,9 +378,9 @@ const char *tela_costs_source(void)
     return active_get()->source;
 }
 
-double par_rate_gemm_ns_per_flop(void)
+double par_rate_ns_per_flop(void)
 {
-    double v = active_get()->costs.gemm_ns_per_flop;
+    double v = active_get()->costs.ns_per_flop;
     return v > 0 ? v : DEFAULT_GEMM_NS_PER_FLOP;
 }
 

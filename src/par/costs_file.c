@@ -91,7 +91,7 @@ int par_costs_read(const char *path, par_costs *out, char *why, size_t why_len)
         return fail_why(why, why_len, path, 0, "cannot open: %s", strerror(errno));
     par_costs c;
     memset(&c, 0, sizeof c);
-    c.gemm_ns_per_flop = c.copy_ns_per_element = -1;
+    c.ns_per_flop = c.copy_ns_per_element = -1;
     char buf[512];
     int line = 0, status = 0;
     bool header = false, ended = false, have_model = false, have_cpus = false;
@@ -146,8 +146,10 @@ int par_costs_read(const char *path, par_costs *out, char *why, size_t why_len)
             double v;
             if (!parse_ns(fields[2], &v))
                 status = fail_why(why, why_len, path, line, "bad rate '%s'", fields[2]);
-            else if (strcmp(fields[1], "gemm_ns_per_flop") == 0)
-                c.gemm_ns_per_flop = v;
+            /* "gemm_ns_per_flop": the same rate, as tables written by earlier builds name it. */
+            else if (strcmp(fields[1], "ns_per_flop") == 0 ||
+                     strcmp(fields[1], "gemm_ns_per_flop") == 0)
+                c.ns_per_flop = v;
             else if (strcmp(fields[1], "copy_ns_per_element") == 0)
                 c.copy_ns_per_element = v;
             /* other rates: from a newer tela-calibrate, ignored */
@@ -193,8 +195,8 @@ int par_costs_write(const par_costs *c, const char *path)
         return -1;
     fprintf(f, "# tela dispatch cost table (tela-calibrate); format: docs/costs.md\n");
     fprintf(f, "tela-costs 1\ncpu_model %s\ncpus %d\n", c->cpu_model, c->cpus);
-    if (c->gemm_ns_per_flop >= 0)
-        fprintf(f, "rate gemm_ns_per_flop %.6g\n", c->gemm_ns_per_flop);
+    if (c->ns_per_flop >= 0)
+        fprintf(f, "rate ns_per_flop %.6g\n", c->ns_per_flop);
     if (c->copy_ns_per_element >= 0)
         fprintf(f, "rate copy_ns_per_element %.6g\n", c->copy_ns_per_element);
     fprintf(f, "# point route width empty_ns share_ns [oversubscribed]\n");

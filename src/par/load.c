@@ -37,11 +37,9 @@ int par_load_width_for(int width, int others, int online)
     if (width <= 1 || others <= 1 || online <= 0)
         return width;
     /* One other thread is tolerated, not given a CPU: a member sharing a
-     * CPU with it still brings its half, which the claimed shares take
-     * (docs/gemm.md), and the readings often see one passer-by (on this
-     * VM a second runnable thread in 60% of the readings of a quiet
-     * machine, and in the benchmark's process most of the time: narrowing
-     * for it cost potrf and potrs 2048 on two threads 20-35%). */
+     * CPU with it still brings its half, which the claimed shares take,
+     * and the readings often see one passer-by (docs/team.md, "Measurements
+     * behind src/par's constants"). */
     const int left = online - others + 1;
     return left <= 1 ? 1 : left < width ? left : width;
 }
@@ -55,7 +53,7 @@ static pthread_once_t loadavg_once = PTHREAD_ONCE_INIT;
 
 static void loadavg_open(void)
 {
-    /* Kept open: each look is one pread (~3 us here), no path lookup. */
+    /* Kept open: each look is one pread, no path lookup (docs/team.md, "The machine's load"). */
     loadavg_fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
     online_cpus = sysconf(_SC_NPROCESSORS_ONLN);
 }

@@ -7,6 +7,7 @@
 #ifndef TELA_PAR_H
 #define TELA_PAR_H
 
+#include "par/engine.h"
 #include "tela.h"
 
 #include <pthread.h>
@@ -15,17 +16,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
-
-/* CLOCK_MONOTONIC in ns: the policy's and workers' timings, and the rates
- * the steps' shares follow. */
-static inline double par_monotonic_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-#define PAR_CACHE_LINE 64
 
 /* Fan-out of the wake and barrier trees: up to this many children per
  * member. Widths up to PAR_FANOUT + 1 are flat (member 0 handles everyone),
@@ -54,8 +44,8 @@ static inline double par_monotonic_ns(void)
  * of /proc/loadavg, ~3 us), and again as often, and ends when the machine
  * runs more threads than it has CPUs (and one): the member it waits for
  * may be queued behind another process on another CPU, and the spin keeps
- * ours from taking it (docs/team.md). Every 0.1 ms cost potrs 512 on two
- * threads ~4% on a quiet machine, in barrier waits. */
+ * ours from taking it. Looking oftener costs barrier waits on a quiet
+ * machine (docs/team.md). */
 #define PAR_LOAD_CHECK_NS 500.0e3
 
 /* ---- waiting (wait.c) ---- */
@@ -285,7 +275,7 @@ tela_team *par_team_lease(tela_pool *pool, int width);
 void par_team_unlease(tela_team *team);
 /* Gives up a team's workspace (block of size bytes, NULL ignored): kept as
  * the process's spare when it is the largest given up so far, for the next
- * team that needs one (workspace.c), else freed. */
+ * team that needs one (scratch.c), else freed. */
 void par_workspace_retire(void *block, size_t size);
 /* Destroys the pool if destruction is pending and no team is leased. */
 void par_pool_finish_if_idle(tela_pool *pool);
@@ -302,15 +292,6 @@ struct tela_member {
 
 /* Runs body on members 0..width-1 of team (width <= team width). */
 void par_region_run(tela_team *team, int width, tela_body body, void *arg, float share_us);
-/* Runs body on the calling thread alone. */
-void par_region_run_serial(tela_body body, void *arg);
-/* The member the calling thread runs inside a region, else NULL. */
-tela_member *par_current_member(void);
-/* From gemm/buffer.c: gives the calling thread, outside any region, the
- * packing buffer its serial kernel calls will use inside regions, where
- * nothing may be allocated. Workers call it at start, callers before each
- * region. */
-void gemm_buffer_reserve(void);
 /* Entry of a worker woken for a region of its team. Returns the polls to
  * spin while idle next: short when the team is oversubscribed, where an
  * idle spinner takes the CPU from a member that has work. *waker_cpu gets
@@ -329,7 +310,7 @@ bool par_affinity_leave_cpu(int cpu);
 /* Width limit of the calling thread for auto (thread-local or default). */
 int par_default_width(void);
 
-/* ---- cost table (costs.c), gate (gate.c), trace (trace.c) ---- */
+/* ---- cost table (costs.c; its text file: costs_file.c), gate (gate.c), trace (trace.c) ---- */
 
 /* One measured width of one route: ns per section, empty and with 10 us
  * shares (cost = section time - share); < 0 where not measured. */
@@ -345,9 +326,9 @@ typedef struct par_cost_point {
 #define PAR_COST_DENSE_WIDTHS 1024
 
 typedef struct par_costs {
-    char cpu_model[128];                          /* as /proc/cpuinfo names it */
-    int cpus;                                     /* CPUs the measuring process could use */
-    double gemm_ns_per_flop, copy_ns_per_element; /* serial rates; < 0 if unknown */
+    char cpu_model[128];                     /* as /proc/cpuinfo names it */
+    int cpus;                                /* CPUs the measuring process could use */
+    double ns_per_flop, copy_ns_per_element; /* serial rates; < 0 if unknown */
     int count[TELA_ROUTE_COUNT];
     par_cost_point points[TELA_ROUTE_COUNT][PAR_COST_MAX_POINTS]; /* by rising width */
 } par_costs;
@@ -379,25 +360,9 @@ int par_gate_width_with(const par_costs *costs, double estimate_ns, int sections
 int par_gate_scan(double estimate_ns, int sections, tela_route route, int max_width,
                   double cheapest_route, double cheapest_team,
                   double (*cost)(const void *table, tela_route, int), const void *table);
-/* Serial rates of the active table (defaults where not measured). */
-double par_rate_gemm_ns_per_flop(void);
-/* The serial time of a triangular solve or multiply of order s on rhs
- * right-hand sides (s^2 multiply-adds each): what trsm's and trmm's
- * regions tell the gate, and so what getrs and potrs ask par_may_split. */
-static inline double par_tri_estimate_ns(tela_int s, tela_int rhs)
-{
-    return (double)s * (double)s * (double)rhs * par_rate_gemm_ns_per_flop();
-}
 /* Whether a region of estimate_ns could pay a second member on route at
  * any width (the gate's necessary condition, from the active table). */
 bool par_gate_may_pay(tela_route route, double estimate_ns);
-/* Whether any region of at most estimate_ns could run wider than one under
- * par: a routine whose largest region cannot runs with tela_par_seq(), and
- * its many small steps skip their gates (~15-20 ns each on a held team:
- * getrf 32-128 on two threads ran 1.5% below one). True for a bad policy,
- * whose regions report it. */
-bool par_may_split(tela_par par, double estimate_ns);
-double par_rate_copy_ns_per_element(void);
 
 /* Trace (TELA_TRACE=FILE): true when on. One write(2) per line on an
  * O_APPEND file, formatted on the stack: no lock, no allocation. */

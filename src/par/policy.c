@@ -284,8 +284,8 @@ static int run_region(tela_par par, int limit, const gate_request *gate, tela_bo
         *allowed = limit;
         /* A narrower width runs on a sub-team: members above it stay parked.
          * Width 1 runs on the caller and leaves the team as it is: the
-         * exchange below cost a gated call a third of its ~20 ns, and getrf
-         * 128 makes ~30 that do not pay (two threads ran 2% below one). */
+         * exchange below is a large part of a gated call that does not pay,
+         * and a small getrf makes dozens of those (docs/team.md). */
         limit = choose_width(gate, TELA_ROUTE_TEAM, limit);
         if (limit <= 1)
             break;
@@ -307,6 +307,28 @@ static int run_region(tela_par par, int limit, const gate_request *gate, tela_bo
     return 1;
 }
 
+int par_width_bound(tela_par par)
+{
+    int w;
+    switch (par.kind) {
+    case TELA_PAR_TEAM:
+        w = par.team ? tela_team_width(par.team) : 1;
+        break;
+    case TELA_PAR_POOL:
+        w = par.pool ? tela_pool_width(par.pool) : 1;
+        break;
+    case TELA_PAR_AUTO:
+        /* Nested in a region (tela's or OpenMP's), auto runs serially: buffers for one. */
+        w = nested_in_parallel() ? 1 : tela_get_num_threads();
+        break;
+    default:
+        w = 1;
+    }
+    if (par.max_width > 0 && par.max_width < w)
+        w = par.max_width;
+    return w > 0 ? w : 1;
+}
+
 static int parallel(tela_par par, int width, const gate_request *gate, tela_body body, void *arg)
 {
     if (!body)
@@ -317,7 +339,7 @@ static int parallel(tela_par par, int width, const gate_request *gate, tela_body
     limit = min_limit(limit, local_width);
     tela_route route;
     int allowed;
-    gemm_buffer_reserve();
+    (void)par_scratch_reserve();
     if (!par_trace_on())
         return run_region(par, limit, gate, body, arg, &route, &allowed);
     double start = par_monotonic_ns();

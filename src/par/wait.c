@@ -131,18 +131,15 @@ static uint32_t spin_loop(par_word *word, uint32_t value, bool until_equal, unsi
 static _Atomic unsigned spin_polls_setting, load_check_setting;
 static pthread_once_t spin_once = PTHREAD_ONCE_INIT;
 
-/* The default budget is a time (PAR_SPIN_NS_DEFAULT) turned into polls once,
- * at start-up: a pause takes 20 ns on a Zen 5 and 140 cycles on some Intel
- * cores, so a fixed count would spin 7x longer on one than the other. The
- * spin loop itself never reads a clock. What is timed is that loop, its
- * load and peer checks included, not the pause alone: timing pauses alone
- * made the 4 ms budget spin 5.1 ms on a Sapphire Rapids-class Xeon, and
- * 17 ms under ThreadSanitizer, whose atomics are calls. */
+/* The default budget is a time (PAR_SPIN_NS_DEFAULT) turned into polls once, at start-up, since
+ * a pause's length differs several-fold between CPUs. The spin loop itself never reads a clock.
+ * What is timed is that loop with its load and peer checks, never the pause alone (docs/team.md,
+ * "Waiting"). */
 static double poll_ns(void)
 {
-    /* The fastest of several samples: a core waking from idle runs its
-     * first pauses slowly, and a preempted sample is long, both of which
-     * would shorten the budget (seen here: 2.2 to 4.1 ms from one sample). */
+    /* The fastest of several samples: a core waking from idle runs its first pauses slowly, and
+     * a preempted sample is long, both of which would shorten the budget (docs/team.md,
+     * "Waiting"). */
     enum { SAMPLES = 8, SAMPLE_POLLS = 2048 };
     par_word still = {0};
     /* A CPU no thread runs on: each peer check reads ours, as a spin does. */

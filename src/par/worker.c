@@ -94,7 +94,7 @@ static void *worker_main(void *arg)
 #endif
     if (self->start_hook)
         self->start_hook(self->index, self->start_hook_arg);
-    gemm_buffer_reserve();
+    (void)par_scratch_reserve();
     if (self->started)
         (void)par_word_bump(self->started);
 

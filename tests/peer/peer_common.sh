@@ -76,7 +76,9 @@ peer_run() {
         [[ -r "$TELA_PEER_PRELOAD_FIRST" ]] || peer_fail "no library at $TELA_PEER_PRELOAD_FIRST"
         preload="$TELA_PEER_PRELOAD_FIRST $PEER_LIBTELA"
     fi
-    local -a run_env=(env -u OMP_NUM_THREADS -u TELA_COSTS "LD_PRELOAD=$preload"
+    # TELA_LOAD_AWARE=0: the width checks below are about the gate on the forced costs, not about
+    # what other processes (ctest -j2 runs two tests at once) leave of the machine.
+    local -a run_env=(env -u OMP_NUM_THREADS -u TELA_COSTS "TELA_LOAD_AWARE=0" "LD_PRELOAD=$preload"
         "LD_LIBRARY_PATH=$library_path" "TELA_NUM_THREADS=$PEER_WIDTH" "LD_DEBUG=bindings"
         "LD_DEBUG_OUTPUT=$PEER_WORKDIR/bindings" "TELA_TRACE=$PEER_WORKDIR/trace")
     if ((PEER_WIDTH > 1)); then

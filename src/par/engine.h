@@ -1,0 +1,93 @@
+/* engine.h — what src/par offers the kernel families and compat: scratch memory for regions,
+ * the width a policy allows, whether a routine may split, the serial rates the gate's estimates
+ * are made of, and error reports. Everything else of par (workers, pools, teams, the gate's
+ * insides) stays behind par.h, which only src/par and white-box tests include. Regions
+ * themselves are started through tela.h (tela_parallel_gated). */
+#ifndef TELA_PAR_ENGINE_H
+#define TELA_PAR_ENGINE_H
+
+#include "tela.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <time.h>
+
+/* CLOCK_MONOTONIC in ns: the policy's and workers' timings, and the rates
+ * the steps' shares follow. */
+static inline double par_monotonic_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+#define PAR_CACHE_LINE 64
+
+/* ---- regions (region.c, policy.c) ---- */
+
+/* Runs body on the calling thread alone. */
+void par_region_run_serial(tela_body body, void *arg);
+/* The member the calling thread runs inside a region, else NULL. */
+tela_member *par_current_member(void);
+
+/* The most members a region under par may get: the team's, pool's or default width, within
+ * par's limit (policy.c). What per-member buffers are sized for. */
+int par_width_bound(tela_par par);
+
+/* ---- scratch memory (scratch.c) ----
+ * Every buffer a kernel uses inside a region comes from here. A kernel family declares what each
+ * thread must keep in a slot; par reserves it on every worker when it starts and on a caller
+ * before each region, so a serial kernel call in a region body finds its memory without
+ * allocating. Larger needs are met outside regions (a held team's workspace, a caller's kept
+ * buffer grown, or a fresh block freed after the call). */
+typedef enum par_scratch_slot {
+    PAR_SCRATCH_PACK,    /* a kernel's packing buffers (serial calls in a region included) */
+    PAR_SCRATCH_ROUTINE, /* a routine's data that outlives the kernels it calls meanwhile */
+    PAR_SCRATCH_CALL,    /* an entry point's conversions, held through the whole call (the
+                          * drop-in layer's pivot arrays) */
+    PAR_SCRATCH_SLOTS
+} par_scratch_slot;
+
+/* From now on every thread keeps at least bytes (capped at the keep limit, 16 MiB) in slot.
+ * Declare before the threads that need it start: a kernel family does it when the library
+ * is loaded. */
+void par_scratch_declare(par_scratch_slot slot, size_t bytes);
+/* Gives the calling thread, outside any region, what has been declared; a no-op inside a region
+ * or when nothing changed since its last call. False when out of memory. */
+bool par_scratch_reserve(void);
+/* A 64-byte aligned block of at least bytes: the calling thread's kept one in slot, grown if
+ * needed, or, above the keep limit, a fresh one with *owned set (par_scratch_release frees it).
+ * NULL when it would need allocating inside a region, or out of memory. */
+void *par_scratch_thread(par_scratch_slot slot, size_t bytes, bool *owned);
+/* Memory for a region's shared data under par, got before the region: a held team's workspace,
+ * else par_scratch_thread(slot). */
+void *par_scratch_region(tela_par par, par_scratch_slot slot, size_t bytes, bool *owned);
+/* members blocks of bytes each, *stride bytes apart (64-byte aligned), from
+ * par_scratch_region(PACK): a region's per-member buffers. */
+void *par_scratch_members(tela_par par, int members, size_t bytes, size_t *stride, bool *owned);
+/* Frees p if it was handed out *owned. */
+void par_scratch_release(void *p, bool owned);
+
+/* ---- the gate's inputs (costs.c, gate.c) ---- */
+
+/* Serial rates of the active table (defaults where not measured). */
+double par_rate_ns_per_flop(void);
+/* The serial time of a triangular solve or multiply of order s on rhs
+ * right-hand sides (s^2 multiply-adds each): what trsm's and trmm's
+ * regions tell the gate, and so what getrs and potrs ask par_may_split. */
+static inline double par_tri_estimate_ns(tela_int s, tela_int rhs)
+{
+    return (double)s * (double)s * (double)rhs * par_rate_ns_per_flop();
+}
+/* Whether any region of at most estimate_ns could run wider than one under par: a routine whose
+ * largest region cannot runs with tela_par_seq(), and its many small steps skip their gates
+ * (each costs a few tens of ns, docs/team.md). True for a bad policy, whose regions report it. */
+bool par_may_split(tela_par par, double estimate_ns);
+double par_rate_copy_ns_per_element(void);
+
+/* ---- errors (error.c) ---- */
+
+/* Reports through the installed handler; returns status for convenience. */
+int par_error(int status, const char *where, const char *message);
+
+#endif /* TELA_PAR_ENGINE_H */
