@@ -1,7 +1,7 @@
 /* test_gemm — tela_dgemm against a long-double reference: every transpose,
  * odd sizes, lda > m, the BLAS rules for alpha, beta, k = 0 and empty
  * matrices, bad arguments (-i, nothing written), bitwise equality across
- * widths 1-16. Registered once per micro-kernel (TELA_GEMM_KERNEL). */
+ * widths 1-16. Registered once per micro-kernel (TELA_ARCH). */
 #define _GNU_SOURCE
 #include "testutil.h"
 
@@ -289,7 +289,7 @@ static void test_bad_arguments_write_nothing(void **state)
 
 int main(void)
 {
-    const char *kernel = getenv("TELA_GEMM_KERNEL");
+    const char *kernel = getenv("TELA_ARCH");
     printf("micro-kernel: %s\n", kernel && *kernel ? kernel : "(cpuid's choice)");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_odd_sizes_all_transposes),

@@ -32,7 +32,7 @@ struct gemm_problem;
 
 struct gemm_operand;
 
-/* A small triangle for the level-3 base cases (tri_base.c): vectors x_i of
+/* A small triangle for the level-3 base cases (tri_base.h): vectors x_i of
  * 8 lanes (right-hand sides or rows of B) are updated in place by
  *   solve:    x_i = (x_i - sum_k coef[i][k] x_k) * diag[i]   (diag = 1/d)
  *   multiply: x_i = diag[i] x_i + sum_k coef[i][k] x_k
@@ -58,7 +58,7 @@ typedef void (*gemm_pack_b_fn)(const struct gemm_operand *b, ptrdiff_t p0, int k
 
 /* L X = P in place on one packed B panel (k rows of nr lanes, pack_b's
  * layout), L unit lower triangular with L(i, p) at l[i * l_row + p * l_col]
- * (unit_lower.c). */
+ * (unit_lower.h). */
 typedef void (*gemm_unit_lower_fn)(int k, const double *l, ptrdiff_t l_row, ptrdiff_t l_col, int nr,
                                    double *panel);
 
@@ -89,23 +89,28 @@ typedef struct gemm_kernel {
     gemm_transpose_fn transpose; /* op(A) = A^T copied for the small path */
 } gemm_kernel;
 
-/* The kernel for this CPU, chosen once (cpuid); TELA_GEMM_KERNEL=generic,
- * avx2 or avx512 forces one (tests), if the CPU has it. */
+/* The kernel set for this CPU, chosen once (cpuid) from the registries; TELA_ARCH=generic, avx2
+ * or avx512 forces one (tests), if the CPU has it. Block sizes fitted to the caches. */
 const gemm_kernel *gemm_kernel_get(void);
 /* Sets kr's mc, kc, nc for caches of l1, l2, l3 bytes (<= 0: unknown,
  * that block keeps its value). */
 void gemm_blocks_for(gemm_kernel *kr, long l1, long l2, long l3);
-/* A kernel by name if this CPU can run it, else NULL (tests compare them). */
+/* A kernel set by name if this CPU can run it, else NULL (tests compare them). */
 const gemm_kernel *gemm_kernel_by_name(const char *name);
 
-void gemm_ukernel_avx512(int kc, const double *restrict a, const double *restrict b,
-                         double *restrict c, ptrdiff_t ldc, double beta);
-void gemm_ukernel_narrow_avx512(int kc, const double *restrict a, const double *restrict b,
-                                double *restrict tile, int cols);
-void gemm_ukernel_avx2(int kc, const double *restrict a, const double *restrict b,
-                       double *restrict c, ptrdiff_t ldc, double beta);
-void gemm_ukernel_generic(int kc, const double *restrict a, const double *restrict b,
-                          double *restrict c, ptrdiff_t ldc, double beta);
+/* One registry per ISA (registry_<isa>.c): its kernels and default block sizes together, every
+ * field named. The AVX2 and AVX-512 registries leave NULL what they take from the generic one. */
+extern const gemm_kernel gemm_registry_generic, gemm_registry_avx2, gemm_registry_avx512;
+
+/* The micro-kernels, one file each, named for ISA and shape (mr x nr doubles). */
+void gemm_kernel_avx512_d16x12(int kc, const double *restrict a, const double *restrict b,
+                               double *restrict c, ptrdiff_t ldc, double beta);
+void gemm_kernel_avx512_d16x12_narrow(int kc, const double *restrict a, const double *restrict b,
+                                      double *restrict tile, int cols);
+void gemm_kernel_avx2_d8x6(int kc, const double *restrict a, const double *restrict b,
+                           double *restrict c, ptrdiff_t ldc, double beta);
+void gemm_kernel_generic_d4x4(int kc, const double *restrict a, const double *restrict b,
+                              double *restrict c, ptrdiff_t ldc, double beta);
 
 void gemm_small_avx512(const struct gemm_problem *pr);
 void gemm_unit_lower_panel_generic(int k, const double *l, ptrdiff_t l_row, ptrdiff_t l_col, int nr,
@@ -176,6 +181,29 @@ static inline void gemm_combine(double *c, double t, double beta)
     *c = beta == 0.0 ? t : beta == 1.0 ? *c + t : beta * *c + t;
 }
 
+/* Every micro-kernel's last step, written once: its tile t (mr x nr, column j at t + j * mr) into
+ * C by BLAS's rule for beta (beta = 0 never reads C). Inlined into each kernel's file, it is
+ * compiled for that kernel's ISA: with FMA, beta * c + t is one fused multiply-add (C is built
+ * gnu11, where contraction is on), as the kernels' own stores were; without, two roundings. */
+static inline __attribute__((always_inline)) void gemm_store_tile(double *restrict c, ptrdiff_t ldc,
+                                                                  const double *restrict t, int mr,
+                                                                  int nr, double beta)
+{
+    for (int j = 0; j < nr; j++) {
+        double *cj = c + j * ldc;
+        const double *tj = t + (ptrdiff_t)j * mr;
+        if (beta == 0.0)
+            for (int i = 0; i < mr; i++)
+                cj[i] = tj[i];
+        else if (beta == 1.0)
+            for (int i = 0; i < mr; i++)
+                cj[i] += tj[i];
+        else
+            for (int i = 0; i < mr; i++)
+                cj[i] = beta * cj[i] + tj[i];
+    }
+}
+
 /* C (rows x cols at c, ldc) combined with t (ldt) by gemm_combine, only
  * the elements inside part ((i0, j0): the block's place in C). */
 void gemm_combine_part(double *c, ptrdiff_t ldc, const double *t, ptrdiff_t ldt, int rows, int cols,
@@ -215,22 +243,6 @@ int gemm_block_columns(const gemm_kernel *kr, ptrdiff_t n);
  * after it). */
 size_t gemm_b_buffer_len(const gemm_kernel *kr, int nc, int kc);
 
-/* A 64-byte aligned buffer of at least len doubles: the calling thread's
- * kept one, or (large requests) a fresh one with *owned set, to free after
- * use. NULL inside a region when it would need allocating, or out of
- * memory. */
-double *gemm_buffer_get(size_t len, bool *owned);
-/* One buffer of len doubles for a routine whose data in it must outlive
- * the GEMMs it calls meanwhile (they pack into gemm_buffer_get's): a held
- * team's workspace, else the thread's second kept buffer or a fresh one
- * (*owned). NULL when none can be had. */
-double *gemm_routine_buffer(tela_par par, size_t len, bool *owned);
-/* Packing buffers for the members of a region under par, got before it:
- * members buffers of len doubles, *stride doubles apart (64-byte aligned),
- * in a held team's workspace, else the caller's kept buffer or a fresh
- * one (*owned: free it after). NULL when none can be had. */
-double *gemm_member_buffers(tela_par par, int members, size_t len, size_t *stride, bool *owned);
-
 /* A product with valid arguments (m, n > 0, k > 0, alpha != 0) under par:
  * serially, or on the unpacked or packed path in a gated region named
  * name. */
@@ -249,8 +261,6 @@ void gemm_serial_in(const gemm_problem *pr, double *buf, size_t len);
 void gemm_serial_on_path(const gemm_problem *pr, bool unpacked, double *buf, size_t len);
 /* The doubles gemm_serial_in packs into for these sizes. */
 size_t gemm_serial_buffer_len(const gemm_kernel *kr, ptrdiff_t m, ptrdiff_t n, ptrdiff_t k);
-/* The most members a region under par may get (sizes per-member buffers). */
-int gemm_width_bound(tela_par par);
 /* Columns of the strips in which the unpacked path computes a triangle. */
 #define GEMM_PART_STRIP 8
 /* Columns [j_from, j_to) of pr's product by the unpacked path (j_from a

@@ -1,30 +1,48 @@
-/* select.c — which micro-kernel this CPU runs, chosen once from cpuid, and
- * its cache blocks, sized once from the caches the C library reports (a
+/* select.c — which registry's kernel set this CPU runs, chosen once from cpuid (TELA_ARCH forces
+ * one), and its cache blocks, sized once from the caches the C library reports (a
  * kc x nr B panel in half of L1, the mc x kc A block in 40% of L2, the
  * kc x nc B block in a quarter of L3 and at most GEMM_B_BLOCK_BYTES). */
 #include "gemm/gemm.h"
+#include "par/engine.h"
 
+#include <assert.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-/* Block sizes here are the fallbacks, for caches like this project's Zen 5
- * (48 KiB L1d, 1 MiB L2 per core, 32 MiB L3), when none are reported. */
-static gemm_kernel kernels[] = {
-    /* kc 256 x nr 12 x 8 B = 24 KiB of B in L1; mc 192 x kc 256 = 384 KiB of A in L2;
-     * kc 256 x nc 1032 x 8 B = 2 MiB of B in L3. */
-    {"avx512", 16, 12, 192, 256, 1032, gemm_ukernel_avx512, gemm_small_avx512, gemm_pack_a_avx512,
-     gemm_pack_b_avx512, gemm_tri_left_avx512, gemm_tri_right_avx512, gemm_unit_lower_panel_avx512,
-     true, gemm_ukernel_narrow_avx512, gemm_transpose_avx512},
-    {"avx2", 8, 6, 144, 256, 1026, gemm_ukernel_avx2, gemm_small, gemm_pack_a, gemm_pack_b,
-     gemm_tri_left_generic, gemm_tri_right_generic, gemm_unit_lower_panel_avx2, false, NULL,
-     gemm_transpose},
-    {"generic", 4, 4, 128, 256, 1024, gemm_ukernel_generic, gemm_small, gemm_pack_a, gemm_pack_b,
-     gemm_tri_left_generic, gemm_tri_right_generic, gemm_unit_lower_panel_generic, false, NULL,
-     gemm_transpose},
+/* The ISAs in order of preference, each with its registry. */
+typedef enum gemm_isa { GEMM_ISA_AVX512, GEMM_ISA_AVX2, GEMM_ISA_GENERIC, GEMM_ISA_COUNT } gemm_isa;
+
+static const gemm_kernel *const registries[GEMM_ISA_COUNT] = {
+    [GEMM_ISA_AVX512] = &gemm_registry_avx512,
+    [GEMM_ISA_AVX2] = &gemm_registry_avx2,
+    [GEMM_ISA_GENERIC] = &gemm_registry_generic,
 };
+
+/* The registries with the generic kernels filled in and blocks fitted to the caches. */
+static gemm_kernel kernels[GEMM_ISA_COUNT];
+
+/* kr's NULL kernels taken from the generic registry. */
+static void fill_from_generic(gemm_kernel *kr)
+{
+    const gemm_kernel *g = &gemm_registry_generic;
+    if (!kr->small)
+        kr->small = g->small;
+    if (!kr->pack_a)
+        kr->pack_a = g->pack_a;
+    if (!kr->pack_b)
+        kr->pack_b = g->pack_b;
+    if (!kr->tri_left)
+        kr->tri_left = g->tri_left;
+    if (!kr->tri_right)
+        kr->tri_right = g->tri_right;
+    if (!kr->unit_lower_panel)
+        kr->unit_lower_panel = g->unit_lower_panel;
+    if (!kr->transpose)
+        kr->transpose = g->transpose;
+}
 
 static bool cpu_runs(const char *name)
 {
@@ -94,14 +112,18 @@ static void size_kernels(void)
     const long l1 = cache_bytes(_SC_LEVEL1_DCACHE_SIZE, "index0");
     const long l2 = cache_bytes(_SC_LEVEL2_CACHE_SIZE, "index2");
     const long l3 = cache_bytes(_SC_LEVEL3_CACHE_SIZE, "index3");
-    for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++)
+    for (int i = 0; i < GEMM_ISA_COUNT; i++) {
+        assert(registries[i] && registries[i]->ukernel);
+        kernels[i] = *registries[i];
+        fill_from_generic(&kernels[i]);
         gemm_blocks_for(&kernels[i], l1, l2, l3);
+    }
 }
 
 const gemm_kernel *gemm_kernel_by_name(const char *name)
 {
     pthread_once(&sized_once, size_kernels);
-    for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++)
+    for (int i = 0; i < GEMM_ISA_COUNT; i++)
         if (strcmp(kernels[i].name, name) == 0)
             return cpu_runs(name) ? &kernels[i] : NULL;
     return NULL;
@@ -113,10 +135,10 @@ static pthread_once_t chosen_once = PTHREAD_ONCE_INIT;
 static void choose(void)
 {
     pthread_once(&sized_once, size_kernels);
-    const char *forced = getenv("TELA_GEMM_KERNEL");
+    const char *forced = getenv("TELA_ARCH");
     if (forced && *forced)
         chosen = gemm_kernel_by_name(forced);
-    for (size_t i = 0; !chosen && i < sizeof kernels / sizeof kernels[0]; i++)
+    for (int i = 0; !chosen && i < GEMM_ISA_COUNT; i++)
         if (cpu_runs(kernels[i].name))
             chosen = &kernels[i];
 }
@@ -125,4 +147,14 @@ const gemm_kernel *gemm_kernel_get(void)
 {
     pthread_once(&chosen_once, choose);
     return chosen;
+}
+
+/* The largest serial GEMM's packing (B's kc x nc block and A's mc x kc), declared to par when the
+ * library is loaded, before any worker starts: every thread then keeps it, and a serial GEMM in
+ * a region body packs as it would outside. */
+__attribute__((constructor)) static void declare_scratch(void)
+{
+    const ptrdiff_t any = (ptrdiff_t)1 << 30;
+    const size_t doubles = gemm_serial_buffer_len(gemm_kernel_get(), any, any, any);
+    par_scratch_declare(PAR_SCRATCH_PACK, doubles * sizeof(double));
 }

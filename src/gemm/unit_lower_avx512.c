@@ -1,4 +1,4 @@
-/* unit_lower_avx512.c — unit_lower.c's solve for the AVX-512 kernel's
+/* unit_lower_avx512.c — unit_lower.h's solve for the AVX-512 kernel's
  * 12-lane panels (a zmm and a ymm a row), several rows at a time so that
  * independent FMA chains keep both pipes busy. Compiled with
  * -mavx512f -mfma (CMakeLists.txt); the same bits as the plain build. */

@@ -1,16 +1,13 @@
-/* tri_base.c — the small triangles of trsm and trmm (order <= 16), eight
- * right-hand sides at a time in one vector: lanes are B's columns (left
- * side, B transposed in and out) or B's rows (right side, read in place).
- * tri_base_avx512.c compiles this same file with AVX-512 flags. */
+/* tri_base.h — the core of the small triangles of trsm and trmm (order <= 16), eight
+ * right-hand sides at a time in one vector: lanes are B's columns (left side, B transposed in
+ * and out) or B's rows (right side, read in place). Static inline functions, included by one
+ * file per ISA (tri_base_generic.c, tri_base_avx512.c), each compiled with its own flags. */
+#ifndef TELA_GEMM_TRI_BASE_H
+#define TELA_GEMM_TRI_BASE_H
+
 #include "gemm/gemm.h"
 
 #include <string.h>
-
-#ifndef TRI_BASE_SUFFIX
-#define TRI_BASE_SUFFIX generic
-#endif
-#define TRI_CONCAT(a, b) a##_##b
-#define TRI_NAME(a, b)   TRI_CONCAT(a, b)
 
 typedef double lanes8 __attribute__((vector_size(64)));
 
@@ -74,7 +71,7 @@ static inline __attribute__((always_inline)) void tri_steps(const gemm_tri *t, i
     }
 }
 
-static void tri_apply(const gemm_tri *t, lanes8 *x, lanes8 *y)
+static inline void tri_apply(const gemm_tri *t, lanes8 *x, lanes8 *y)
 {
     tri_steps(t, t->s, t->lower, t->solve, x, y);
 }
@@ -104,7 +101,7 @@ static inline __attribute__((always_inline)) void right_rows16(const gemm_tri *t
  * each update a store and a reload). Same arithmetic in the same order. */
 enum { TRI_UNROLLED = 12 };
 
-static void right_whole_rows(const gemm_tri *t, ptrdiff_t rows, double *b, ptrdiff_t ldb)
+static inline void right_whole_rows(const gemm_tri *t, ptrdiff_t rows, double *b, ptrdiff_t ldb)
 {
     for (ptrdiff_t r0 = 0; r0 + 16 <= rows; r0 += 16) {
         if (t->s != TRI_UNROLLED)
@@ -172,8 +169,8 @@ left_cols16(const gemm_tri *t, bool lower, bool solve, int cols, double *b, ptrd
         }
 }
 
-void TRI_NAME(gemm_tri_left, TRI_BASE_SUFFIX)(const gemm_tri *t, ptrdiff_t n, double *b,
-                                              ptrdiff_t ldb)
+/* gemm_tri_fn for the left side. */
+static inline void tri_base_left(const gemm_tri *t, ptrdiff_t n, double *b, ptrdiff_t ldb)
 {
     for (ptrdiff_t c0 = 0; c0 < n; c0 += 16) {
         const int cols = n - c0 < 16 ? (int)(n - c0) : 16;
@@ -201,8 +198,8 @@ void TRI_NAME(gemm_tri_left, TRI_BASE_SUFFIX)(const gemm_tri *t, ptrdiff_t n, do
     }
 }
 
-void TRI_NAME(gemm_tri_right, TRI_BASE_SUFFIX)(const gemm_tri *t, ptrdiff_t m, double *b,
-                                               ptrdiff_t ldb)
+/* gemm_tri_fn for the right side. */
+static inline void tri_base_right(const gemm_tri *t, ptrdiff_t m, double *b, ptrdiff_t ldb)
 {
     const ptrdiff_t whole = m / 16 * 16;
     right_whole_rows(t, whole, b, ldb);
@@ -222,3 +219,5 @@ void TRI_NAME(gemm_tri_right, TRI_BASE_SUFFIX)(const gemm_tri *t, ptrdiff_t m, d
         memcpy(br + 8 + j * ldb, &y[j], (size_t)second * sizeof(double));
     }
 }
+
+#endif /* TELA_GEMM_TRI_BASE_H */
