@@ -2,17 +2,14 @@
  * solve the off-diagonal block against it (trsm), update the bottom-right
  * (syrk: the bulk of the flops and of the parallelism), factor that. */
 #include "chol/chol.h"
+#include "gemm/level3.h"
 
 /* Diagonal blocks at most this order are factored by block.c. */
 #define CHOL_BASE 16
 /* Each member of potrf's regions needs this much of the order: below it
  * the regions of the recursion (trsm, syrk) start on data the caller has
- * just written and a second member costs more than it brings. Two cores,
- * potrf L, GFLOP/s on two threads / serially, medians of interleaved
- * processes: with 64 a member, n = 128: 38.8 / 41.2 and 192: 53.4 / 53.2;
- * with 128, 256: 74.7 / 60.3 and 384: 110.1 / 79.4 (U alike). 256 a
- * member was chosen when a slow second vCPU held up the trsm shares (256:
- * 31 / 37 then); members claim trsm's chunks since (docs/gemm.md). */
+ * just written and a second member costs more than it brings
+ * (docs/lu-chol.md, "Width: a member per 128 of the order"). */
 #define CHOL_ORDER_PER_MEMBER 128
 
 bool chol_uplo(char c, bool *upper)
@@ -21,17 +18,11 @@ bool chol_uplo(char c, bool *upper)
     return *upper || c == 'L' || c == 'l';
 }
 
-static tela_int split(tela_int n)
-{
-    const tela_int h = (n / 2 + 7) / 8 * 8;
-    return h < n ? h : n / 2;
-}
-
 static tela_int factor(tela_par par, bool upper, tela_int n, double *a, tela_int lda)
 {
     if (n <= CHOL_BASE)
         return chol_block(upper, n, a, lda);
-    const tela_int n1 = split(n), n2 = n - n1;
+    const tela_int n1 = level3_first_half(n), n2 = n - n1;
     double *a22 = a + n1 + n1 * lda;
     tela_int info = factor(par, upper, n1, a, lda);
     if (info)

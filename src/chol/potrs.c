@@ -1,7 +1,8 @@
 /* potrs.c — tela_dpotrs and tela_dposv: solves with potrf's factor, two
  * triangular solves. */
 #include "chol/chol.h"
-#include "par/par.h"
+#include "lu/lu.h"
+#include "par/engine.h"
 
 static void solve(tela_par par, bool upper, tela_int n, tela_int nrhs, const double *a,
                   tela_int lda, double *b, tela_int ldb)
@@ -20,15 +21,7 @@ static int check(char uplo, bool *upper, tela_int n, tela_int nrhs, tela_int lda
 {
     if (!chol_uplo(uplo, upper))
         return -1;
-    if (n < 0)
-        return -2;
-    if (nrhs < 0)
-        return -3;
-    if (lda < (n > 1 ? n : 1))
-        return -5;
-    if (ldb < (n > 1 ? n : 1))
-        return -7;
-    return 0;
+    return lu_solve_dims(n, nrhs, lda, ldb, 2, 5, 7);
 }
 
 int tela_dpotrs(tela_par par, char uplo, tela_int n, tela_int nrhs, const double *a, tela_int lda,

@@ -1,6 +1,7 @@
 /* arguments.c — what the drop-in routines share about their arguments: reference LSAME on the
- * flag characters, the check list DTRSM and DTRMM have in common, and the CBLAS enums as the
- * characters reference CBLAS passes to the Fortran routine.
+ * flag characters, the check list DTRSM and DTRMM have in common and the one of the LAPACK
+ * solves' dimensions, the CBLAS enums as the characters reference CBLAS passes to the Fortran
+ * routine, and the body cblas_dtrsm and cblas_dtrmm have in common.
  *
  * Kept in one place so that every routine accepts exactly what reference accepts ('C' for a
  * real transpose included) and numbers what it rejects as reference does. */
@@ -58,6 +59,19 @@ int compat_triangular_info(char side, char uplo, char transa, char diag, int m, 
         return 9;
     if (ldb < compat_at_least_one(m))
         return 11;
+    return 0;
+}
+
+int compat_solve_info(int n, int nrhs, int lda, int ldb, int n_arg, int lda_arg, int ldb_arg)
+{
+    if (n < 0)
+        return -n_arg;
+    if (nrhs < 0)
+        return -(n_arg + 1);
+    if (lda < compat_at_least_one(n))
+        return -lda_arg;
+    if (ldb < compat_at_least_one(n))
+        return -ldb_arg;
     return 0;
 }
 
@@ -120,9 +134,11 @@ bool compat_cblas_diag(CBLAS_DIAG diag, char *c)
     }
 }
 
-bool compat_cblas_triangular_flags(const char *routine, CBLAS_ORDER layout, CBLAS_SIDE side,
-                                   CBLAS_UPLO uplo, CBLAS_TRANSPOSE transa, CBLAS_DIAG diag,
-                                   char flags[4])
+/* The four flags (side, uplo, transa, diag) of the column-major call, or false with the bad
+ * value reported (compat_cblas_triangular). */
+static bool triangular_flags(const char *routine, CBLAS_ORDER layout, CBLAS_SIDE side,
+                             CBLAS_UPLO uplo, CBLAS_TRANSPOSE transa, CBLAS_DIAG diag,
+                             char flags[4])
 {
     const bool row_major = layout == CblasRowMajor;
     if (!row_major && layout != CblasColMajor) {
@@ -153,4 +169,21 @@ bool compat_cblas_triangular_flags(const char *routine, CBLAS_ORDER layout, CBLA
         flags[1] = flags[1] == 'U' ? 'L' : 'U';
     }
     return true;
+}
+
+void compat_cblas_triangular(const compat_cblas_routine *routine, compat_triangular_core core,
+                             CBLAS_ORDER layout, CBLAS_SIDE side, CBLAS_UPLO uplo,
+                             CBLAS_TRANSPOSE transa, CBLAS_DIAG diag, int m, int n, double alpha,
+                             const double *a, int lda, double *b, int ldb)
+{
+    const bool row_major = layout == CblasRowMajor;
+    compat_cblas_call previous = compat_cblas_enter(routine, row_major);
+    char f[4]; /* side, uplo, transa, diag of the column-major call */
+    if (triangular_flags(routine->name, layout, side, uplo, transa, diag, f)) {
+        if (row_major)
+            core(f[0], f[1], f[2], f[3], n, m, alpha, a, lda, b, ldb);
+        else
+            core(f[0], f[1], f[2], f[3], m, n, alpha, a, lda, b, ldb);
+    }
+    compat_cblas_leave(previous);
 }

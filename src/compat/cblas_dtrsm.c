@@ -1,9 +1,10 @@
 /* cblas_dtrsm.c — cblas_dtrsm on tela, reporting errors as reference CBLAS does.
  *
- * Layout and the four flags are checked here (cblas_xerbla 1 to 5); the rest by the Fortran-ABI
- * core, as reference CBLAS leaves them to the Fortran dtrsm it calls. Row-major op(A) X = B is
- * the column-major X^T op(A^T) = B^T, so that call flips side and uplo and swaps M with N, and
- * its errors carry the swapped call's numbers: the routine's table says how to swap them back. */
+ * Layout and the four flags are checked by compat_cblas_triangular (cblas_xerbla 1 to 5), the
+ * body cblas_dtrsm and cblas_dtrmm share; the rest by the Fortran-ABI core, as reference CBLAS
+ * leaves them to the Fortran dtrsm it calls. Row-major op(A) X = B is the column-major
+ * X^T op(A^T) = B^T, so that call flips side and uplo and swaps M with N, and its errors carry
+ * the swapped call's numbers: the routine's table says how to swap them back. */
 #include "compat/compat.h"
 
 static const compat_cblas_routine cblas_dtrsm_routine = {
@@ -17,15 +18,6 @@ void cblas_dtrsm(CBLAS_ORDER layout, CBLAS_SIDE side, CBLAS_UPLO uplo, CBLAS_TRA
                  CBLAS_DIAG diag, int m, int n, double alpha, const double *a, int lda, double *b,
                  int ldb)
 {
-    const bool row_major = layout == CblasRowMajor;
-    compat_cblas_call previous = compat_cblas_enter(&cblas_dtrsm_routine, row_major);
-    char f[4]; /* side, uplo, transa, diag of the column-major call */
-    if (compat_cblas_triangular_flags(cblas_dtrsm_routine.name, layout, side, uplo, transa, diag,
-                                      f)) {
-        if (row_major)
-            compat_dtrsm(f[0], f[1], f[2], f[3], n, m, alpha, a, lda, b, ldb);
-        else
-            compat_dtrsm(f[0], f[1], f[2], f[3], m, n, alpha, a, lda, b, ldb);
-    }
-    compat_cblas_leave(previous);
+    compat_cblas_triangular(&cblas_dtrsm_routine, compat_dtrsm, layout, side, uplo, transa, diag, m,
+                            n, alpha, a, lda, b, ldb);
 }

@@ -6,15 +6,7 @@
 void dgesv_(const int *n, const int *nrhs, double *a, const int *lda, int *ipiv, double *b,
             const int *ldb, int *info)
 {
-    *info = 0;
-    if (*n < 0)
-        *info = -1;
-    else if (*nrhs < 0)
-        *info = -2;
-    else if (*lda < compat_at_least_one(*n))
-        *info = -4;
-    else if (*ldb < compat_at_least_one(*n))
-        *info = -7;
+    *info = compat_solve_info(*n, *nrhs, *lda, *ldb, 1, 4, 7);
     if (*info != 0) {
         compat_xerbla("DGESV ", -*info);
         return;

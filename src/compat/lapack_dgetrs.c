@@ -20,17 +20,7 @@ void compat_getrs_unbuffered(tela_par par, char trans, int n, int nrhs, const do
 void dgetrs_(const char *trans, const int *n, const int *nrhs, const double *a, const int *lda,
              const int *ipiv, double *b, const int *ldb, int *info)
 {
-    *info = 0;
-    if (!compat_is_trans(*trans))
-        *info = -1;
-    else if (*n < 0)
-        *info = -2;
-    else if (*nrhs < 0)
-        *info = -3;
-    else if (*lda < compat_at_least_one(*n))
-        *info = -5;
-    else if (*ldb < compat_at_least_one(*n))
-        *info = -8;
+    *info = !compat_is_trans(*trans) ? -1 : compat_solve_info(*n, *nrhs, *lda, *ldb, 2, 5, 8);
     if (*info != 0) {
         compat_xerbla("DGETRS", -*info);
         return;

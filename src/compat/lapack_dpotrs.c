@@ -7,15 +7,7 @@ int compat_potrs_info(char uplo, int n, int nrhs, int lda, int ldb)
 {
     if (!compat_is_uplo(uplo))
         return -1;
-    if (n < 0)
-        return -2;
-    if (nrhs < 0)
-        return -3;
-    if (lda < compat_at_least_one(n))
-        return -5;
-    if (ldb < compat_at_least_one(n))
-        return -7;
-    return 0;
+    return compat_solve_info(n, nrhs, lda, ldb, 2, 5, 7);
 }
 
 void dpotrs_(const char *uplo, const int *n, const int *nrhs, const double *a, const int *lda,

@@ -1,5 +1,6 @@
 /* flags.c — what trsm, trmm and syrk share: BLAS's character arguments,
- * the argument checks of trsm/trmm, scaling by alpha, the base triangle. */
+ * the argument checks of trsm/trmm, scaling by alpha, the base triangle
+ * and the recursion of trsm and trmm around it. */
 #include "gemm/level3.h"
 
 bool level3_side(char c, bool *left)
@@ -103,4 +104,40 @@ void level3_tri_base(const tri_view *t, tela_int o, tela_int s, bool left, bool 
     gemm_tri tri;
     level3_tri_build(t, o, s, left, solve, &tri);
     level3_tri_apply(&tri, left, count, b, ldb);
+}
+
+void level3_tri_recurse(const level3_ctx *ctx, level3_tri_step step, bool solve, const tri_view *t,
+                        bool left, tela_int o, tela_int s, tela_int m, tela_int n, double *b,
+                        tela_int ldb)
+{
+    if (s <= LEVEL3_BASE) {
+        level3_tri_base(t, o, s, left, solve, left ? n : m, b, ldb);
+        return;
+    }
+    /* Half h: the triangle op(A)[at[h].., at[h]..] of order order[h], and
+     * B's rows (left) or columns (right) from half[h]. */
+    const tela_int s1 = level3_first_half(s);
+    const tela_int at[2] = {o, o + s1}, order[2] = {s1, s - s1};
+    double *const half[2] = {b, left ? b + s1 : b + s1 * ldb};
+    /* The off-diagonal block adds the product of B's source half to its
+     * target half: the first half into the second for a lower op(A) on the
+     * left or an upper one on the right, else the second into the first. */
+    const int src = left == t->lower ? 0 : 1, dst = 1 - src;
+    char ta;
+    const double *off =
+        left ? tri_block(t, at[dst], at[src], &ta) : tri_block(t, at[src], at[dst], &ta);
+    /* A solve needs the source solved before its product is taken; a
+     * product needs the source unchanged, so the target goes first. */
+    const int first = solve ? src : dst, second = 1 - first;
+    step(ctx, t, left, at[first], order[first], left ? order[first] : m, left ? n : order[first],
+         half[first], ldb);
+    const double alpha = solve ? -1.0 : 1.0;
+    if (left)
+        level3_gemm(ctx, ta, 'N', order[dst], n, order[src], alpha, off, t->lda, half[src], ldb,
+                    1.0, half[dst], ldb);
+    else
+        level3_gemm(ctx, 'N', ta, m, order[dst], order[src], alpha, half[src], ldb, off, t->lda,
+                    1.0, half[dst], ldb);
+    step(ctx, t, left, at[second], order[second], left ? order[second] : m,
+         left ? n : order[second], half[second], ldb);
 }

@@ -1,7 +1,8 @@
 /* level3.h — what the triangular and symmetric level-3 routines share: the
  * view of op(A) as a triangular matrix and BLAS's flag parsing.
- * (Included by trsm.c, trmm.c, syrk.c only; gemm.h is the folder's
- * interface to the micro-kernels.) */
+ * (Included by the level-3 routines' files, and by getrf.c and potrf.c for
+ * level3_first_half only; gemm.h is the folder's interface to the
+ * micro-kernels.) */
 #ifndef TELA_GEMM_LEVEL3_H
 #define TELA_GEMM_LEVEL3_H
 
@@ -12,7 +13,7 @@
 #include <stddef.h>
 
 /* Below this order a triangle is solved or multiplied by the vector loops
- * of tri_base.c; above it the routines recurse and hand the off-diagonal
+ * of tri_base.h; above it the routines recurse and hand the off-diagonal
  * work to tela_dgemm. */
 #define LEVEL3_BASE GEMM_TRI_MAX
 
@@ -144,9 +145,9 @@ bool level3_solve_in_steps(tela_par par, const tri_view *t, tela_int s, tela_int
  * members' measured rates speeds[0..w) (evenly when speeds is NULL or any
  * rate is not yet measured, <= 0). Every member sums the rates in the
  * same order, so the shares cover [0, count) once, in rank order. The
- * steps' updates use it: the cores differ by 5-15% and which is faster
- * changes from second to second, and an even split left the faster one
- * waiting at the barrier. */
+ * steps' updates use it: the cores' speeds differ and change, and an even
+ * split left the faster one waiting at the barrier (docs/gemm.md, "The
+ * fixed split of the rows waits"). */
 void level3_share_by_speed(const double *speeds, tela_int count, int r, int w, tela_int *from,
                            tela_int *to);
 
@@ -162,8 +163,10 @@ static inline const double *tri_block(const tri_view *t, tela_int i0, tela_int j
     return t->trans ? t->a + j0 + i0 * t->lda : t->a + i0 + j0 * t->lda;
 }
 
-/* The recursion's split of a triangle of order s: a first half that is a
- * multiple of 8 (whole GEMM tiles more often) where that leaves a second. */
+/* The recursions' split of order s (trsm's and trmm's triangles, getrf's
+ * and potrf's matrices, whose off-diagonal work is GEMM too): a first half
+ * that is a multiple of 8 (whole GEMM tiles more often) where that leaves
+ * a second. */
 static inline tela_int level3_first_half(tela_int s)
 {
     tela_int h = (s / 2 + 7) / 8 * 8;
@@ -188,6 +191,14 @@ void level3_tri_base(const tri_view *t, tela_int o, tela_int s, bool left, bool 
 void level3_tri_build(const tri_view *t, tela_int o, tela_int s, bool left, bool solve,
                       gemm_tri *tri);
 void level3_tri_apply(const gemm_tri *tri, bool left, tela_int count, double *b, tela_int ldb);
+/* trsm's (solve) or trmm's step on op(A)[o.., o..] of order s by the
+ * recursion, the way taken when no other fits (flags.c): up to LEVEL3_BASE
+ * the base case, else the triangle halved at level3_first_half, step run
+ * on each half, and the off-diagonal block's product one level3_gemm
+ * between them (alpha -1 for a solve, 1 for a product). */
+void level3_tri_recurse(const level3_ctx *ctx, level3_tri_step step, bool solve, const tri_view *t,
+                        bool left, tela_int o, tela_int s, tela_int m, tela_int n, double *b,
+                        tela_int ldb);
 
 /* BLAS flags, either case; false when not one of the allowed letters. */
 bool level3_side(char c, bool *left);

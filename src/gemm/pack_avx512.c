@@ -1,7 +1,8 @@
 /* pack_avx512.c — packing for the 16 x 12 AVX-512 kernel, compiled with its
  * flags (CMakeLists.txt). The portable packers in pack.c move two doubles
  * per instruction; these move eight and transpose 8 x 8 blocks in
- * registers, which took packing from ~9% of a 512^3 GEMM to ~3%. */
+ * registers, which took a good part of the packing's time off a large
+ * GEMM (docs/gemm.md, "Micro-kernels"). */
 #include "gemm/gemm.h"
 
 #if defined(__x86_64__)
@@ -60,7 +61,7 @@ void gemm_transpose_avx512(const double *a, ptrdiff_t lda, ptrdiff_t rows, ptrdi
                            double *restrict t, ptrdiff_t ldt)
 {
     /* 8 x 8 blocks in registers: the scalar copy, one strided store per
-     * element, took ~1.5 cycles a double (11% of potrf U 128). */
+     * element, was slow (docs/gemm.md, "`tela_dsyrk`"). */
     const __m512d one = _mm512_set1_pd(1.0);
     const ptrdiff_t full = rows / 8 * 8;
     for (ptrdiff_t j0 = 0; j0 < cols; j0 += 8) {
@@ -82,8 +83,8 @@ void gemm_pack_a_avx512(const gemm_operand *a, ptrdiff_t i0, int mc, ptrdiff_t p
         /* PACK_GROUP micro-panels at a time, column by column: each column's
          * 64 rows are read as one run of whole lines. Panel by panel (16
          * rows of every column, then the next 16), each line read held half
-         * a panel's rows and came back later from L3 (getrf 2048's L21:
-         * ~1.5 ns a double); all panels at once spread the writes over as
+         * a panel's rows and came back later from L3 (docs/gemm.md,
+         * "Micro-kernels"); all panels at once spread the writes over as
          * many streams kc * 16 doubles apart, one L1 set. */
         const int full = mc / MR * MR, rest = mc - full;
         const __mmask8 lo = first_lanes(rest), hi = first_lanes(rest > 8 ? rest - 8 : 0);

@@ -76,8 +76,8 @@ void gemm_unpacked_columns(const gemm_problem *pr, ptrdiff_t j_from, ptrdiff_t j
         return;
     }
     /* op(A) = A^T (syrk 'T'): transposed once here rather than by every
-     * strip's calls (2 per 8 columns, each copying its rows again: syrk
-     * 64 x 64 'T' took twice as long as 'N'). Those calls transposed the
+     * strip's calls (2 per 8 columns, each copying its rows again;
+     * docs/gemm.md, "`tela_dsyrk`"). Those calls transposed the
      * same rows into the same order, so the bits do not change. The
      * problem is shifted to start at (i0, i0) on the diagonal, so strips
      * keep their columns and the transposed rows start at 0. */

@@ -3,8 +3,8 @@
  * each block updated by the micro-kernel with every solved block at once
  * (k up to s, C read and written once), then solved by tri_base; the
  * solved values stay packed for the blocks after. The recursion it
- * replaces updated with k = 16, 32, 64 and ran these orders at ~55 GFLOP/s
- * against the micro-kernel's ~90. */
+ * replaces updated with k = 16, 32, 64, whose tiles load and store C every
+ * few flops (docs/gemm.md, "Triangles of order <= 256 solved by blocks"). */
 #include "gemm/level3.h"
 
 static level3_solve_plan plan_of(const tri_view *t, bool left, tela_int o, tela_int s)

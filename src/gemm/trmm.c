@@ -6,7 +6,7 @@
  * Triangles of order <= LEVEL3_CHUNK_TRI are multiplied by whole blocks
  * of the kernel's tiles instead (multiply_packed.c). */
 #include "gemm/level3.h"
-#include "par/par.h"
+#include "par/engine.h"
 
 static void multiply(const level3_ctx *ctx, const tri_view *t, bool left, tela_int o, tela_int s,
                      tela_int m, tela_int n, double *b, tela_int ldb)
@@ -15,39 +15,7 @@ static void multiply(const level3_ctx *ctx, const tri_view *t, bool left, tela_i
         return;
     if (level3_tri_chunked(ctx, multiply, "dtrmm", t, left, o, s, m, n, b, ldb))
         return;
-    if (s <= LEVEL3_BASE) {
-        level3_tri_base(t, o, s, left, false, left ? n : m, b, ldb);
-        return;
-    }
-    tela_int s1 = level3_first_half(s), s2 = s - s1;
-    char ta;
-    if (left) {
-        double *b1 = b, *b2 = b + s1;
-        if (t->lower) {
-            multiply(ctx, t, left, o + s1, s2, s2, n, b2, ldb);
-            const double *a21 = tri_block(t, o + s1, o, &ta);
-            level3_gemm(ctx, ta, 'N', s2, n, s1, 1.0, a21, t->lda, b1, ldb, 1.0, b2, ldb);
-            multiply(ctx, t, left, o, s1, s1, n, b1, ldb);
-        } else {
-            multiply(ctx, t, left, o, s1, s1, n, b1, ldb);
-            const double *a12 = tri_block(t, o, o + s1, &ta);
-            level3_gemm(ctx, ta, 'N', s1, n, s2, 1.0, a12, t->lda, b2, ldb, 1.0, b1, ldb);
-            multiply(ctx, t, left, o + s1, s2, s2, n, b2, ldb);
-        }
-    } else {
-        double *b1 = b, *b2 = b + s1 * ldb;
-        if (!t->lower) {
-            multiply(ctx, t, left, o + s1, s2, m, s2, b2, ldb);
-            const double *a12 = tri_block(t, o, o + s1, &ta);
-            level3_gemm(ctx, 'N', ta, m, s2, s1, 1.0, b1, ldb, a12, t->lda, 1.0, b2, ldb);
-            multiply(ctx, t, left, o, s1, m, s1, b1, ldb);
-        } else {
-            multiply(ctx, t, left, o, s1, m, s1, b1, ldb);
-            const double *a21 = tri_block(t, o + s1, o, &ta);
-            level3_gemm(ctx, 'N', ta, m, s1, s2, 1.0, b2, ldb, a21, t->lda, 1.0, b1, ldb);
-            multiply(ctx, t, left, o + s1, s2, m, s2, b2, ldb);
-        }
-    }
+    level3_tri_recurse(ctx, multiply, false, t, left, o, s, m, n, b, ldb);
 }
 
 typedef struct share_job {
@@ -77,15 +45,16 @@ static void multiply_share(const level3_ctx *ctx, tela_int from, tela_int to, bo
 /* Triangles above LEVEL3_CHUNK_TRI with at least LEVEL3_CHUNK right-hand
  * sides a member: each member multiplies its share of B's columns (rows)
  * through the whole recursion, serially, in one region. The recursion's
- * own regions (a leaf, a GEMM, a leaf, ...) each met at their ends, and on
- * two threads ran trmm 512 at 135 GFLOP/s against 163 this way. An
+ * own regions (a leaf, a GEMM, a leaf, ...) each met at their ends, which
+ * cost more than one region (docs/gemm.md, "trmm above order 256 by
+ * shares of B"). An
  * element's arithmetic is the same either way (serial and parallel GEMMs
  * agree bitwise, as do the leaves), so the choice may follow the width. */
 static bool multiply_by_shares(tela_par par, const tri_view *t, bool left, tela_int m, tela_int n,
                                double *b, tela_int ldb)
 {
     const tela_int s = left ? m : n, rhs = left ? n : m;
-    const int bound = par.kind == TELA_PAR_SEQ ? 1 : gemm_width_bound(par);
+    const int bound = par_width_bound(par);
     if (s <= LEVEL3_CHUNK_TRI || bound < 2 || rhs < (tela_int)bound * LEVEL3_CHUNK)
         return false;
     const gemm_kernel *kr = gemm_kernel_get();

@@ -1,11 +1,12 @@
 /* trsm.c — tela_dtrsm: solves op(A) X = alpha B or X op(A) = alpha B in
  * place, A triangular.
  *
- * Recursive: the triangle is halved until LEVEL3_BASE, the off-diagonal
- * block's update is one tela_dgemm (where the parallelism and almost all
- * the flops are), the small diagonal triangles are solved by the vector
- * loops of tri_base.c. On the left with few right-hand sides, larger
- * triangles go by blocks of rows in one region instead (solve_steps.c). */
+ * Recursive (level3_tri_recurse in flags.c, shared with trmm): the
+ * triangle is halved until LEVEL3_BASE, the off-diagonal block's update is
+ * one tela_dgemm (where the parallelism and almost all the flops are), the
+ * small diagonal triangles are solved by the vector loops of tri_base.h.
+ * On the left with few right-hand sides, larger triangles go by blocks of
+ * rows in one region instead (solve_steps.c). */
 #include "gemm/level3.h"
 
 static void solve(const level3_ctx *ctx, const tri_view *t, bool left, tela_int o, tela_int s,
@@ -14,39 +15,7 @@ static void solve(const level3_ctx *ctx, const tri_view *t, bool left, tela_int 
     if (level3_solve_by_blocks(ctx, t, left, o, s, m, n, b, ldb) ||
         level3_tri_chunked(ctx, solve, "dtrsm", t, left, o, s, m, n, b, ldb))
         return;
-    if (s <= LEVEL3_BASE) {
-        level3_tri_base(t, o, s, left, true, left ? n : m, b, ldb);
-        return;
-    }
-    tela_int s1 = level3_first_half(s), s2 = s - s1;
-    char ta;
-    if (left) {
-        double *b1 = b, *b2 = b + s1;
-        if (t->lower) {
-            solve(ctx, t, left, o, s1, s1, n, b1, ldb);
-            const double *a21 = tri_block(t, o + s1, o, &ta);
-            level3_gemm(ctx, ta, 'N', s2, n, s1, -1.0, a21, t->lda, b1, ldb, 1.0, b2, ldb);
-            solve(ctx, t, left, o + s1, s2, s2, n, b2, ldb);
-        } else {
-            solve(ctx, t, left, o + s1, s2, s2, n, b2, ldb);
-            const double *a12 = tri_block(t, o, o + s1, &ta);
-            level3_gemm(ctx, ta, 'N', s1, n, s2, -1.0, a12, t->lda, b2, ldb, 1.0, b1, ldb);
-            solve(ctx, t, left, o, s1, s1, n, b1, ldb);
-        }
-    } else {
-        double *b1 = b, *b2 = b + s1 * ldb;
-        if (!t->lower) {
-            solve(ctx, t, left, o, s1, m, s1, b1, ldb);
-            const double *a12 = tri_block(t, o, o + s1, &ta);
-            level3_gemm(ctx, 'N', ta, m, s2, s1, -1.0, b1, ldb, a12, t->lda, 1.0, b2, ldb);
-            solve(ctx, t, left, o + s1, s2, m, s2, b2, ldb);
-        } else {
-            solve(ctx, t, left, o + s1, s2, m, s2, b2, ldb);
-            const double *a21 = tri_block(t, o + s1, o, &ta);
-            level3_gemm(ctx, 'N', ta, m, s1, s2, -1.0, b2, ldb, a21, t->lda, 1.0, b1, ldb);
-            solve(ctx, t, left, o, s1, m, s1, b1, ldb);
-        }
-    }
+    level3_tri_recurse(ctx, solve, true, t, left, o, s, m, n, b, ldb);
 }
 
 int tela_dtrsm(tela_par par, char side, char uplo, char transa, char diag, tela_int m, tela_int n,

@@ -3,18 +3,12 @@
  * (trsm), update its bottom (one tela_dgemm: the bulk of the flops and of
  * the parallelism), factor that, swap the left half. Larger matrices go
  * by panels in one region (blocked.c), with this for the panels. */
+#include "gemm/level3.h"
 #include "lu/lu.h"
-#include "par/par.h"
+#include "par/engine.h"
 
 /* Panels at most this wide are factored column by column (panel.c). */
 #define LU_BASE 8
-
-static tela_int split(tela_int mn)
-{
-    /* A multiple of 8 (whole GEMM tiles) where that leaves a second half. */
-    const tela_int h = (mn / 2 + 7) / 8 * 8;
-    return h < mn ? h : mn / 2;
-}
 
 tela_int lu_factor_recursive(tela_par par, tela_int m, tela_int n, double *a, tela_int lda,
                              tela_int *ipiv)
@@ -22,7 +16,7 @@ tela_int lu_factor_recursive(tela_par par, tela_int m, tela_int n, double *a, te
     const tela_int mn = m < n ? m : n;
     if (mn <= LU_BASE)
         return lu_panel(par, m, n, a, lda, ipiv);
-    const tela_int n1 = split(mn), n2 = n - n1;
+    const tela_int n1 = level3_first_half(mn), n2 = n - n1;
     double *a12 = a + n1 * lda, *a21 = a + n1, *a22 = a + n1 + n1 * lda;
     tela_int info = lu_factor_recursive(par, m, n1, a, lda, ipiv);
     lu_swap_rows(par, n2, a12, lda, 0, n1, ipiv);
@@ -55,9 +49,9 @@ int tela_dgetrf(tela_par par, tela_int m, tela_int n, double *a, tela_int lda, t
     if (mn >= LU_BLOCKED_MIN)
         return (int)lu_factor_blocked(par, m, n, a, lda, ipiv);
     /* The recursion's largest regions: the top update and the first panel. */
-    const tela_int n1 = split(mn);
+    const tela_int n1 = level3_first_half(mn);
     const double update_ns =
-        2.0 * (double)(m - n1) * (double)(n - n1) * (double)n1 * par_rate_gemm_ns_per_flop();
+        2.0 * (double)(m - n1) * (double)(n - n1) * (double)n1 * par_rate_ns_per_flop();
     const double panel_ns = lu_panel_estimate_ns(m, n < LU_BASE ? n : LU_BASE);
     if (!par_may_split(par, update_ns > panel_ns ? update_ns : panel_ns))
         par = tela_par_seq();

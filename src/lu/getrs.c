@@ -1,12 +1,26 @@
 /* getrs.c — tela_dgetrs and tela_dgesv: solves with getrf's factors, the
  * row interchanges then two triangular solves (or the reverse for A^T). */
 #include "lu/lu.h"
-#include "par/par.h"
+#include "par/engine.h"
 
 bool lu_trans(char c, bool *trans)
 {
     *trans = c == 'T' || c == 't' || c == 'C' || c == 'c';
     return *trans || c == 'N' || c == 'n';
+}
+
+int lu_solve_dims(tela_int n, tela_int nrhs, tela_int lda, tela_int ldb, int n_arg, int lda_arg,
+                  int ldb_arg)
+{
+    if (n < 0)
+        return -n_arg;
+    if (nrhs < 0)
+        return -(n_arg + 1);
+    if (lda < (n > 1 ? n : 1))
+        return -lda_arg;
+    if (ldb < (n > 1 ? n : 1))
+        return -ldb_arg;
+    return 0;
 }
 
 static void solve(tela_par par, bool trans, tela_int n, tela_int nrhs, const double *a,
@@ -32,16 +46,9 @@ int tela_dgetrs(tela_par par, char trans, tela_int n, tela_int nrhs, const doubl
     bool t;
     if (!lu_trans(trans, &t))
         return -1;
-    if (n < 0)
-        return -2;
-    if (nrhs < 0)
-        return -3;
-    if (lda < (n > 1 ? n : 1))
-        return -5;
-    if (ldb < (n > 1 ? n : 1))
-        return -8;
-    if (n == 0 || nrhs == 0)
-        return 0;
+    const int status = lu_solve_dims(n, nrhs, lda, ldb, 2, 5, 8);
+    if (status || n == 0 || nrhs == 0)
+        return status;
     if (!a)
         return -4;
     if (!ipiv)
@@ -55,16 +62,9 @@ int tela_dgetrs(tela_par par, char trans, tela_int n, tela_int nrhs, const doubl
 int tela_dgesv(tela_par par, tela_int n, tela_int nrhs, double *a, tela_int lda, tela_int *ipiv,
                double *b, tela_int ldb)
 {
-    if (n < 0)
-        return -1;
-    if (nrhs < 0)
-        return -2;
-    if (lda < (n > 1 ? n : 1))
-        return -4;
-    if (ldb < (n > 1 ? n : 1))
-        return -7;
-    if (n == 0)
-        return 0;
+    const int status = lu_solve_dims(n, nrhs, lda, ldb, 1, 4, 7);
+    if (status || n == 0)
+        return status;
     if (!a)
         return -3;
     if (!ipiv)

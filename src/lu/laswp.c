@@ -2,22 +2,18 @@
  * in strips (each strip's swaps in ipiv order keep the rows in cache), the
  * strips split among members when the gate finds it pays. */
 #include "lu/lu.h"
-#include "par/par.h"
+#include "par/engine.h"
 
 /* Columns per strip. Few: with lda a power of two every column's row i
- * falls in one L1 set, and 32 columns (LAPACK's choice) overflowed its
- * ways: getrf 1024 ran at 30 GFLOP/s with 32, 63 with 4 (2 and 8 alike). */
+ * falls in one L1 set, and 32 columns (LAPACK's choice) overflow its ways
+ * (docs/lu-chol.md, "Row interchanges"). */
 #define LASWP_STRIP 4
 /* Swaps ahead whose pivot rows a strip prefetches (see swap_strip). */
 #define LASWP_AHEAD 32
-/* Element swaps each member of a region needs (~0.8 ms serial). The rows
- * are usually in the caller's cache (getrs's B, just written): a member on
- * another core pulls its columns over and the caller pulls them back, which
- * costs more than the swaps. With a region whenever the gate allowed one,
- * getrs (nrhs = 100) on two threads ran 13-16% below one thread at n = 64
- * and 128 and 5-8% below up to 384; serial swaps made two threads level
- * with one there (28.4 / 28.6, 43.7 / 43.4, 57.2 / 56.2 GFLOP/s at 64,
- * 128, 256) and lost nothing at 512-1024. */
+/* Element swaps each member of a region needs. The rows are usually in
+ * the caller's cache (getrs's B, just written): a member on another core
+ * pulls its columns over and the caller pulls them back, which costs more
+ * than the swaps (docs/lu-chol.md, "Row interchanges"). */
 #define LASWP_SWAPS_PER_MEMBER (1u << 20)
 
 typedef struct swap_job {
@@ -29,11 +25,9 @@ typedef struct swap_job {
 /* A strip of `width` columns from a, the pivot rows of the swap
  * LASWP_AHEAD later prefetched (a row p is scattered over the column, a
  * line no hardware prefetcher foresees). Inlined, so a whole strip's
- * loops over its columns have a constant count and unroll: the loop
- * before (a count known at run time) took ~1.2 ns a double in L2 and ~1.4
- * out of cache (2048 rows); this takes 0.75 and 1.1 (0.7 and 2.0 without
- * the prefetch). getrf 2048 on one core: 76.3 -> 79.5 GFLOP/s, 1024: 69.9
- * -> 71.5 (medians of 7 interleaved rounds; 16 ahead as good as 32). */
+ * loops over its columns have a constant count and unroll, which a loop
+ * with a count known at run time does not (docs/lu-chol.md, "Row
+ * interchanges"). */
 static inline __attribute__((always_inline)) void swap_strip(const swap_job *job, double *a,
                                                              int width)
 {

@@ -1,5 +1,7 @@
 /* lu.h — internal interface of the LU family (src/lu): the row interchanges
- * shared by getrf and getrs, the unblocked panel, LAPACK's flag parsing. */
+ * shared by getrf and getrs, the unblocked panel, LAPACK's flag parsing and
+ * the solves' dimension checks (which src/chol's solves use too: chol
+ * depends on lu, never lu on chol). */
 #ifndef TELA_LU_H
 #define TELA_LU_H
 
@@ -26,10 +28,9 @@ double lu_panel_estimate_ns(tela_int m, tela_int n);
  * LAPACK's dgetrf2, its GEMMs parallel; from there panels in one region
  * with look-ahead (blocked.c), the recursion factoring each panel. Both
  * return info as dgetrf does; pivots are 1-based and relative to a.
- * From 160 two members pay in the blocked region (getrf 160: 57.3 against
- * the recursion's 39.8 GFLOP/s on two threads, 184: 52.6 against 41.9),
- * which one thread alone runs within 3% of the recursion (160: +2%, 184:
- * -3%); at 128-152 they do not, and the blocked order lost 2-5%. */
+ * From 160 two members pay in the blocked region, which one thread alone
+ * runs about as fast as the recursion; below, neither holds (docs/lu-chol.md,
+ * "Where the blocked region starts"). */
 #define LU_BLOCKED_MIN 160
 tela_int lu_factor_recursive(tela_par par, tela_int m, tela_int n, double *a, tela_int lda,
                              tela_int *ipiv);
@@ -75,5 +76,13 @@ double lu_flops(tela_int m, tela_int n);
 
 /* LAPACK's TRANS: 'N', 'T' or 'C', either case. */
 bool lu_trans(char c, bool *trans);
+
+/* The checks of the dimensions LAPACK's solves with an n x n factor share
+ * (getrs, gesv; potrs and posv include this header for it), in their
+ * order: N, NRHS, then LDA and LDB against max(1, N). Each solve numbers
+ * its arguments its own way: N is n_arg, NRHS n_arg + 1, LDA lda_arg and
+ * LDB ldb_arg. Returns 0 or the first failure's -number. */
+int lu_solve_dims(tela_int n, tela_int nrhs, tela_int lda, tela_int ldb, int n_arg, int lda_arg,
+                  int ldb_arg);
 
 #endif /* TELA_LU_H */

@@ -4,16 +4,15 @@
  * own row ranges, two barriers per column; the gate runs it serially on
  * the caller unless the panel is tall enough to pay. */
 #include "lu/lu.h"
-#include "par/par.h"
+#include "par/engine.h"
 
 #include <float.h>
 #include <math.h>
 
 /* The widest panel region: the pivot candidates live on the stack. */
 #define PANEL_MAX_WIDTH 64
-/* Serial ns per element the panel visits (searched or updated), measured
- * on this project's Zen 5: 0.22 for m = 512 ... 2048, n = 8 (0.31 before the
- * loops were multi-versioned). */
+/* Serial ns per element the panel visits (searched or updated), as
+ * measured on Zen 5 (docs/lu-chol.md, "Base: panels of 8 columns"). */
 #define LU_PANEL_NS 0.22
 
 typedef struct pivot_candidate {
@@ -25,7 +24,8 @@ typedef struct pivot_candidate {
 
 /* The hot loops, compiled for AVX-512 too and chosen per panel from cpuid:
  * the panel is the part of LU the GEMM does not cover, and SSE2 loops made
- * it ~1/4 of getrf 256's time. (Not target_clones: its ifunc resolvers run
+ * it a large part of getrf's time at small orders (docs/lu-chol.md, "Base:
+ * panels of 8 columns"). (Not target_clones: its ifunc resolvers run
  * before ThreadSanitizer's runtime is up, and crashed the tsan build.) */
 #define PANEL_LOOPS(suffix, attribute)                                                             \
     attribute static void subtract_multiple_##suffix(tela_int count, double *restrict x,           \
