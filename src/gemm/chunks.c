@@ -20,7 +20,12 @@ void level3_gemm(const level3_ctx *ctx, char ta, char tb, tela_int m, tela_int n
     const gemm_problem pr = {
         gemm_kernel_get(), {a, lda, ta == 'T'}, {b, ldb, tb == 'T'}, c, ldc, m, n, k, alpha, beta,
         GEMM_ALL};
-    gemm_serial_in(&pr, ctx->buf, ctx->buf_len);
+    gemm_problem whole = pr;
+    if (ctx->whole_m > 0)
+        whole.m = ctx->whole_m;
+    if (ctx->whole_n > 0)
+        whole.n = ctx->whole_n;
+    gemm_serial_on_path(&pr, gemm_prefers_unpacked(&whole), ctx->buf, ctx->buf_len);
 }
 
 size_t level3_chunk_buffer_len(tela_int s)
@@ -97,8 +102,10 @@ static void chunk_body(tela_member *self, void *arg)
 {
     const chunk_job *job = arg;
     const int w = tela_width(self), r = tela_rank(self);
-    const level3_ctx ctx = {tela_par_seq(), true, job->bufs + (size_t)r * job->buf_len,
-                            job->buf_len - CLAIM_LINE_DOUBLES};
+    const level3_ctx ctx = {.par = tela_par_seq(),
+                            .in_chunk = true,
+                            .buf = job->bufs + (size_t)r * job->buf_len,
+                            .buf_len = job->buf_len - CLAIM_LINE_DOUBLES};
     bool kept = false;
     tela_int chunk;
     while (take(job, r, w, false, &chunk)) {
@@ -121,7 +128,7 @@ static void chunk_share_body(tela_member *self, void *arg)
     const chunk_job *job = arg;
     tela_int first, size;
     range_of(job->count, tela_rank(self), tela_width(self), &first, &size);
-    const level3_ctx ctx = {tela_par_seq(), true, NULL, 0};
+    const level3_ctx ctx = {.par = tela_par_seq(), .in_chunk = true};
     if (size > 0)
         job->fn(&ctx, first, first + size, false, job->arg);
 }
@@ -152,7 +159,8 @@ static bool run_chunked(tela_par par, const char *name, tela_int count, double e
                                    bufs ? chunk_body : chunk_share_body, &job);
     }
     if (used < 0) {
-        const level3_ctx ctx = {tela_par_seq(), true, bufs, bufs ? len : 0};
+        const level3_ctx ctx = {
+            .par = tela_par_seq(), .in_chunk = true, .buf = bufs, .buf_len = bufs ? len : 0};
         fn(&ctx, 0, count, false, arg);
     }
     par_scratch_release(bufs, owned);
@@ -264,7 +272,10 @@ bool level3_solve_by_blocks(const level3_ctx *ctx, const tri_view *t, bool left,
     double *buf = ctx->in_chunk
                       ? ctx->buf
                       : par_scratch_thread(PAR_SCRATCH_PACK, need * sizeof(double), &owned);
-    const level3_ctx here = {ctx->par, true, buf, ctx->in_chunk ? ctx->buf_len : buf ? need : 0};
+    level3_ctx here = *ctx;
+    here.in_chunk = true;
+    here.buf = buf;
+    here.buf_len = ctx->in_chunk ? ctx->buf_len : buf ? need : 0;
     solve_groups(&here, 0, groups, false, &job);
     par_scratch_release(buf, owned);
     return true;

@@ -34,6 +34,10 @@ typedef struct level3_ctx {
     bool in_chunk;
     double *buf; /* in_chunk: the member's packing buffer (may be NULL) */
     size_t buf_len;
+    /* A member's share of a larger call's right-hand sides (0: none): its GEMMs take the path
+     * (packed or unpacked, which sum in another order) the whole call's would, for C of whole_m
+     * rows (right side) or whole_n columns (left), so no element depends on the share it is in. */
+    tela_int whole_m, whole_n;
 } level3_ctx;
 
 void level3_gemm(const level3_ctx *ctx, char ta, char tb, tela_int m, tela_int n, tela_int k,

@@ -181,7 +181,7 @@ bool level3_multiply_packed(const level3_ctx *ctx, const tri_view *t, bool left,
     double *buf = par_scratch_thread(PAR_SCRATCH_PACK, need * sizeof(double), &owned);
     if (!buf)
         return false;
-    const level3_ctx here = {ctx->par, true, buf, need};
+    const level3_ctx here = {.par = ctx->par, .in_chunk = true, .buf = buf, .buf_len = need};
     multiply_chunks(&here, 0, 1, false, &job);
     par_scratch_release(buf, owned);
     return true;

@@ -31,14 +31,19 @@ static void multiply_share(const level3_ctx *ctx, tela_int from, tela_int to, bo
     const share_job *job = arg;
     (void)kept; /* each share's leaves and GEMMs pack afresh */
     const tela_int rhs = job->left ? job->n : job->m, s = job->left ? job->m : job->n;
+    level3_ctx share = *ctx;
+    if (job->left)
+        share.whole_n = rhs;
+    else
+        share.whole_m = rhs;
     for (tela_int c = from; c < to; c++) {
         const tela_int j = c * job->per, cnt = rhs - j < job->per ? rhs - j : job->per;
         if (cnt <= 0)
             continue;
         if (job->left)
-            multiply(ctx, job->t, true, 0, s, s, cnt, job->b + j * job->ldb, job->ldb);
+            multiply(&share, job->t, true, 0, s, s, cnt, job->b + j * job->ldb, job->ldb);
         else
-            multiply(ctx, job->t, false, 0, s, cnt, s, job->b + j, job->ldb);
+            multiply(&share, job->t, false, 0, s, cnt, s, job->b + j, job->ldb);
     }
 }
 
@@ -49,7 +54,8 @@ static void multiply_share(const level3_ctx *ctx, tela_int from, tela_int to, bo
  * cost more than one region (docs/gemm.md, "trmm above order 256 by
  * shares of B"). An
  * element's arithmetic is the same either way (serial and parallel GEMMs
- * agree bitwise, as do the leaves), so the choice may follow the width. */
+ * agree bitwise, as do the leaves, and a share's GEMMs take the whole
+ * call's path: level3_ctx), so the choice may follow the width. */
 static bool multiply_by_shares(tela_par par, const tri_view *t, bool left, tela_int m, tela_int n,
                                double *b, tela_int ldb)
 {
@@ -75,7 +81,7 @@ int tela_dtrmm(tela_par par, char side, char uplo, char transa, char diag, tela_
     int status =
         level3_triangular_args(side, uplo, transa, diag, m, n, alpha, a, lda, b, ldb, &t, &left);
     if (status == 0) {
-        const level3_ctx ctx = {par, false, NULL, 0};
+        const level3_ctx ctx = {.par = par};
         if (!multiply_by_shares(par, &t, left, m, n, b, ldb))
             multiply(&ctx, &t, left, 0, left ? m : n, m, n, b, ldb);
     }

@@ -26,7 +26,7 @@ int tela_dtrsm(tela_par par, char side, char uplo, char transa, char diag, tela_
     int status =
         level3_triangular_args(side, uplo, transa, diag, m, n, alpha, a, lda, b, ldb, &t, &left);
     if (status == 0) {
-        const level3_ctx ctx = {par, false, NULL, 0};
+        const level3_ctx ctx = {.par = par};
         if (!left || !level3_solve_in_steps(par, &t, m, n, b, ldb))
             solve(&ctx, &t, left, 0, left ? m : n, m, n, b, ldb);
     }
