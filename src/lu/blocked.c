@@ -13,9 +13,20 @@
  * panel factorizations short (it bounds the width, lu_factor_blocked),
  * wide ones run the trailing GEMM at larger k (docs/lu-chol.md, "Panel
  * width"). */
+#define LU_PANEL_COLUMNS_MAX 128
 static tela_int panel_columns(tela_int mn)
 {
-    return mn < 1024 ? 32 : mn < 2048 ? 64 : 128;
+    return mn < 1024 ? 32 : mn < 2048 ? 64 : LU_PANEL_COLUMNS_MAX;
+}
+
+/* One member's update buffer for the widest panels, declared to par when the library is loaded:
+ * every thread keeps it, so a getrf called serially in a region body (one member's buffers)
+ * updates as it would outside, never by update.c's stack path but when out of memory. */
+__attribute__((constructor)) static void declare_scratch(void)
+{
+    const gemm_kernel *kr = gemm_kernel_get();
+    par_scratch_declare(PAR_SCRATCH_PACK,
+                        lu_update_buffer_len(kr, kr->nc, LU_PANEL_COLUMNS_MAX) * sizeof(double));
 }
 
 /* The trailing updates run slower than the GEMM rate: the region's

@@ -200,10 +200,10 @@ void lu_update_columns(const gemm_kernel *kr, double *a, tela_int lda, tela_int 
         blocks(&step, kr, from, to, nc, b_buf, b_buf + gemm_b_buffer_len(kr, nc, (int)b));
         return;
     }
-    /* No buffer (a call inside a region, where nothing is allocated): one
-     * panel of columns at a time, L11 read in place, the coupling and A
-     * packed a micro-panel at a time, on the stack (at most 44 KiB with nb
-     * = 128). */
+    /* No buffer: only when a thread could not reserve what lu declares (out of memory; inside a
+     * region nothing is allocated). One panel of columns at a time, L11 read in place, the
+     * coupling and A packed a micro-panel at a time, on the stack (at most 44 KiB with nb =
+     * 128); the same bits. */
     lu_step_prepare(&step, kr, a, lda, m, k0, b, ipiv, NULL, false);
     gemm_kernel narrow = *kr;
     narrow.mc = narrow.mr;
