@@ -75,21 +75,6 @@ static int reset_hooks(void **state)
 
 /* ---- matrices and the naive product ------------------------------------------------------- */
 
-static double uniform(unsigned *state)
-{
-    *state = *state * 1103515245u + 12345u;
-    return (double)((*state >> 8) & 0xffff) / 65536.0 - 0.5;
-}
-
-static double *random_array(size_t len, unsigned seed)
-{
-    double *x = malloc(sizeof(double) * (len ? len : 1));
-    assert_non_null(x);
-    for (size_t i = 0; i < len; i++)
-        x[i] = uniform(&seed);
-    return x;
-}
-
 /* A stored matrix: element (i, j) of op(X) for a column- or row-major array. */
 typedef struct view {
     const double *x;
@@ -179,8 +164,8 @@ static void run_product(int layout, char ta, char tb, shape s, double alpha, dou
     size_t a_len = (size_t)lda * (row_major ? a_rows : a_cols);
     size_t b_len = (size_t)ldb * (row_major ? b_rows : b_cols);
     size_t c_len = (size_t)ldc * (row_major ? s.m : s.n);
-    double *a = random_array(a_len, seed), *b = random_array(b_len, seed + 1);
-    double *c0 = random_array(c_len, seed + 2), *c = malloc(sizeof(double) * c_len);
+    double *a = tu_random_array(a_len, seed), *b = tu_random_array(b_len, seed + 1);
+    double *c0 = tu_random_array(c_len, seed + 2), *c = malloc(sizeof(double) * c_len);
     assert_non_null(c);
     if (beta == 0.0) /* beta = 0 must overwrite whatever C holds, NaN included */
         for (size_t i = 0; i < c_len; i += 7)
@@ -301,7 +286,7 @@ static double *triangle(tri_flags f, int k, int lda, bool row_major, unsigned se
         a[i] = NAN;
     for (int j = 0; j < k; j++) {
         for (int i = 0; i < k; i++) {
-            double u = uniform(&seed);
+            double u = tu_uniform(&seed);
             if (i == j && f.diag == 'N')
                 a[index_of(i, j, lda, row_major)] = u < 0 ? u - 1.0 : u + 1.0;
             else if (f.uplo == 'U' ? i < j : i > j)
@@ -324,7 +309,8 @@ static void run_triangular(int layout, bool solve, tri_flags f, int m, int n, do
     const int lda = k + 3, ldb = (row_major ? n : m) + 3;
     const size_t b_len = (size_t)ldb * (row_major ? m : n);
     double *a = triangle(f, k, lda, row_major, seed);
-    double *b0 = random_array(b_len, seed + 1), *b = malloc(sizeof(double) * (b_len ? b_len : 1));
+    double *b0 = tu_random_array(b_len, seed + 1),
+           *b = malloc(sizeof(double) * (b_len ? b_len : 1));
     assert_non_null(b);
     if (alpha == 0.0)
         for (size_t i = 0; i < b_len; i += 7)
@@ -443,7 +429,7 @@ static void run_syrk(int layout, char uplo, char trans, int n, int k, double alp
     const int a_rows = a_trans ? k : n, a_cols = a_trans ? n : k;
     const int lda = (row_major ? a_cols : a_rows) + 3, ldc = n + 3;
     const size_t a_len = (size_t)lda * (row_major ? a_rows : a_cols), c_len = (size_t)ldc * n;
-    double *a = random_array(a_len, seed), *c0 = random_array(c_len, seed + 1);
+    double *a = tu_random_array(a_len, seed), *c0 = tu_random_array(c_len, seed + 1);
     double *c = malloc(sizeof(double) * (c_len ? c_len : 1));
     assert_non_null(c);
     if (beta == 0.0) /* beta = 0 must overwrite the triangle, NaN included, and keep the rest */

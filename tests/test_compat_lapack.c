@@ -70,21 +70,6 @@ static void expect_no_reports(void)
 
 /* ---- matrices ------------------------------------------------------------------------------- */
 
-static double uniform(unsigned *state)
-{
-    *state = *state * 1103515245u + 12345u;
-    return (double)((*state >> 8) & 0xffff) / 65536.0 - 0.5;
-}
-
-static double *random_array(size_t len, unsigned seed)
-{
-    double *x = malloc(sizeof(double) * (len ? len : 1));
-    assert_non_null(x);
-    for (size_t i = 0; i < len; i++)
-        x[i] = uniform(&seed);
-    return x;
-}
-
 static double *copy_of(const double *x, size_t len)
 {
     double *y = malloc(sizeof(double) * (len ? len : 1));
@@ -103,7 +88,7 @@ static double *spd_matrix(int n, int lda, unsigned seed)
         a[i] = NAN;
     for (int j = 0; j < n; j++)
         for (int i = 0; i <= j; i++) {
-            const double x = uniform(&seed) + (i == j ? n : 0.0);
+            const double x = tu_uniform(&seed) + (i == j ? n : 0.0);
             a[i + (size_t)j * lda] = a[j + (size_t)i * lda] = x;
         }
     return a;
@@ -148,7 +133,7 @@ static void compare_getrf(dims s, int zero_column, unsigned seed)
 {
     const int lda = s.m + 3, mn = s.m < s.n ? s.m : s.n;
     const size_t len = (size_t)lda * s.n;
-    double *a = random_array(len, seed);
+    double *a = tu_random_array(len, seed);
     if (zero_column >= 0)
         for (int i = 0; i < s.m; i++)
             a[i + (size_t)zero_column * lda] = 0.0;
@@ -195,7 +180,7 @@ typedef struct lu {
 static lu lu_of(int n, unsigned seed)
 {
     lu f = {n, n + 2, NULL, NULL, NULL};
-    f.a = random_array((size_t)f.lda * n, seed);
+    f.a = tu_random_array((size_t)f.lda * n, seed);
     f.ipiv = malloc(sizeof(tela_int) * (size_t)n);
     f.ipiv_int = malloc(sizeof(int) * (size_t)n);
     assert_non_null(f.ipiv);
@@ -224,7 +209,7 @@ static void test_getrs_results(void **state)
             for (int nrhs = 1; nrhs <= 7; nrhs += 6) {
                 const int ldb = f.n + 1;
                 const size_t len = (size_t)ldb * nrhs;
-                double *b = random_array(len, seed++), *want = copy_of(b, len);
+                double *b = tu_random_array(len, seed++), *want = copy_of(b, len);
                 int info = 99;
                 dgetrs_(t, &f.n, &nrhs, f.a, &f.lda, f.ipiv_int, b, &ldb, &info);
                 assert_int_equal(info, 0);
@@ -250,7 +235,7 @@ static void test_gesv_results(void **state)
         for (int nrhs = 0; nrhs <= 7; nrhs += nrhs ? 6 : 1) {
             for (int singular = 0; singular < 2; singular++) {
                 const size_t a_len = (size_t)lda * n, b_len = (size_t)ldb * nrhs;
-                double *a = random_array(a_len, seed++), *b = random_array(b_len, seed++);
+                double *a = tu_random_array(a_len, seed++), *b = tu_random_array(b_len, seed++);
                 if (singular) /* column n/2 zero: a zero pivot there or before */
                     for (int i = 0; i < n; i++)
                         a[i + (size_t)(n / 2) * lda] = 0.0;
@@ -313,7 +298,7 @@ static void test_cholesky_results(void **state)
                 for (int nrhs = 1; nrhs <= 7; nrhs += 6) {
                     const size_t b_len = (size_t)ldb * nrhs;
                     if (!broken) {
-                        double *b = random_array(b_len, seed++), *want_b = copy_of(b, b_len);
+                        double *b = tu_random_array(b_len, seed++), *want_b = copy_of(b, b_len);
                         snprintf(what, sizeof what, "dpotrs_ %c n=%d nrhs=%d", *u, n, nrhs);
                         dpotrs_(u, &n, &nrhs, a, &lda, b, &ldb, &info);
                         assert_int_equal(info, 0);
@@ -322,7 +307,7 @@ static void test_cholesky_results(void **state)
                         expect_same(what, b, want_b, b_len);
                         free(b), free(want_b);
                     }
-                    double *b = random_array(b_len, seed++), *want_b = copy_of(b, b_len);
+                    double *b = tu_random_array(b_len, seed++), *want_b = copy_of(b, b_len);
                     double *b0 = copy_of(b, b_len);
                     double *pa = copy_of(a0, a_len), *want_pa = copy_of(a0, a_len);
                     snprintf(what, sizeof what, "dposv_ %c n=%d nrhs=%d%s", *u, n, nrhs,
@@ -384,7 +369,7 @@ static void compare_laswp(const char *kind, int n, int k1, int k2, const int *ip
 {
     const int lda = SWAP_ROWS + 2;
     const size_t len = (size_t)lda * (n > 0 ? n : 1);
-    double *a = random_array(len, seed), *want = copy_of(a, len);
+    double *a = tu_random_array(len, seed), *want = copy_of(a, len);
     dlaswp_(&n, a, &lda, &k1, &k2, ipiv, &incx);
     reference_laswp(n, want, lda, k1, k2, ipiv, incx);
     char what[96];
@@ -403,8 +388,8 @@ static void test_laswp(void **state)
      * their row too: more than the 256 rows converted at once). */
     for (int i = 0; i < PIVOTS; i++) {
         const int row = i % SWAP_ROWS;
-        lu_like[i] = row + 1 + (int)((uniform(&seed) + 0.5) * (SWAP_ROWS - row));
-        anywhere[i] = 1 + (int)((uniform(&seed) + 0.5) * SWAP_ROWS);
+        lu_like[i] = row + 1 + (int)((tu_uniform(&seed) + 0.5) * (SWAP_ROWS - row));
+        anywhere[i] = 1 + (int)((tu_uniform(&seed) + 0.5) * SWAP_ROWS);
     }
     static const int columns[] = {1, 5, 70};
     static const int incxs[] = {1, -1, 2, -2, 3, -3};
@@ -442,7 +427,7 @@ static void test_laswp(void **state)
     for (int incx = -1; incx <= 1; incx += 2) {
         const int n = 70, lda = SWAP_ROWS + 2, k1 = 2, k2 = SWAP_ROWS - 1;
         const size_t len = (size_t)lda * n;
-        double *a = random_array(len, seed++), *want = copy_of(a, len);
+        double *a = tu_random_array(len, seed++), *want = copy_of(a, len);
         dlaswp_(&n, a, &lda, &k1, &k2, lu_like, &incx);
         assert_int_equal(tela_dlaswp(tela_par_auto(), n, want, lda, k1, k2, wide, incx), 0);
         expect_same("dlaswp_ against tela_dlaswp", a, want, len);
@@ -743,25 +728,25 @@ static void test_inside_a_region(void **state)
     lu factors[2];
     for (int r = 0; r < 2; r++) {
         member_job *m = &jobs[r];
-        m->a0 = random_array(a_len, 500 + r);
-        m->b0 = random_array(b_len, 510 + r);
+        m->a0 = tu_random_array(a_len, 500 + r);
+        m->b0 = tu_random_array(b_len, 510 + r);
         factors[r] = lu_of(n, 520 + r);
         assert_int_equal(factors[r].lda, lda);
         m->factors = &factors[r];
         double **arrays[] = {&m->lu,        &m->singular,        &m->sv_a,
                              &m->native_lu, &m->native_singular, &m->native_sv_a};
         for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
-            *arrays[i] = random_array(a_len, 0);
+            *arrays[i] = tu_random_array(a_len, 0);
         for (int k = 0; k < 2; k++) {
             const size_t len = (size_t)RECT_LD * (k ? RECT_LONG : RECT_SHORT);
-            m->rect0[k] = random_array(len, 530 + 2 * r + k);
-            m->rect[k] = random_array(len, 0);
-            m->native_rect[k] = random_array(len, 0);
+            m->rect0[k] = tu_random_array(len, 530 + 2 * r + k);
+            m->rect[k] = tu_random_array(len, 0);
+            m->native_rect[k] = tu_random_array(len, 0);
         }
         double **rhs[] = {&m->sv_b,        &m->rs_b[0],        &m->rs_b[1],
                           &m->native_sv_b, &m->native_rs_b[0], &m->native_rs_b[1]};
         for (size_t i = 0; i < sizeof rhs / sizeof rhs[0]; i++)
-            *rhs[i] = random_array(b_len, 0);
+            *rhs[i] = tu_random_array(b_len, 0);
     }
     tela_pool *pool = tu_pool_of_width(2);
     assert_non_null(pool);

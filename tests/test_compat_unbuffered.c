@@ -30,21 +30,6 @@ static int watch_reports(void **state)
 
 /* ---- matrices ------------------------------------------------------------------------------- */
 
-static double uniform(unsigned *state)
-{
-    *state = *state * 1103515245u + 12345u;
-    return (double)((*state >> 8) & 0xffff) / 65536.0 - 0.5;
-}
-
-static double *random_array(size_t len, unsigned seed)
-{
-    double *x = malloc(sizeof(double) * (len ? len : 1));
-    assert_non_null(x);
-    for (size_t i = 0; i < len; i++)
-        x[i] = uniform(&seed);
-    return x;
-}
-
 static double *new_array(size_t len)
 {
     double *x = malloc(sizeof(double) * (len ? len : 1));
@@ -149,7 +134,7 @@ static void prepare(lu_run *r, const lu_case *c, unsigned seed)
     r->lda = c->m + 3;
     r->ldb = c->n + 1;
     const int mn = c->m < c->n ? c->m : c->n;
-    r->a0 = random_array(a_len(r), seed);
+    r->a0 = tu_random_array(a_len(r), seed);
     if (c->zero_column >= 0)
         for (int i = 0; i < c->m; i++)
             r->a0[i + (size_t)c->zero_column * r->lda] = 0.0;
@@ -163,7 +148,7 @@ static void prepare(lu_run *r, const lu_case *c, unsigned seed)
     assert_non_null(r->wide);
     r->solves = c->m == c->n && c->zero_column < 0;
     if (r->solves) {
-        r->b0 = random_array(b_len(r), seed + 1000);
+        r->b0 = tu_random_array(b_len(r), seed + 1000);
         for (int t = 0; t < TRANSES; t++) {
             r->b[t] = new_array(b_len(r));
             r->native_b[t] = new_array(b_len(r));

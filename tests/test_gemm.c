@@ -10,18 +10,12 @@
 
 #define SENTINEL 1234.5
 
-static double uniform(unsigned *state)
-{
-    *state = *state * 1103515245u + 12345u;
-    return (double)((*state >> 8) & 0xffff) / 65536.0 - 0.5;
-}
-
 static double *random_matrix(tela_int rows, tela_int cols, tela_int ld, unsigned seed)
 {
     double *x = malloc(sizeof(double) * (size_t)(ld * cols + 1));
     assert_non_null(x);
     for (tela_int i = 0; i < ld * cols; i++)
-        x[i] = uniform(&seed);
+        x[i] = tu_uniform(&seed);
     (void)rows;
     return x;
 }

@@ -127,12 +127,6 @@ static const char *library_of(const void *address)
 
 /* ---- matrices and residuals ------------------------------------------------------------------ */
 
-static double uniform(unsigned *state)
-{
-    *state = *state * 1103515245u + 12345u;
-    return (double)((*state >> 8) & 0xffff) / 65536.0 - 0.5;
-}
-
 /* A stored matrix of either layout; element (i, j) of the logical matrix. */
 typedef struct stored {
     double *x;
@@ -157,7 +151,7 @@ static stored make(int layout, int rows, int cols, double shift, bool symmetric,
     for (int j = 0; j < cols; j++)
         for (int i = 0; i < rows; i++)
             if (!symmetric || i <= j)
-                *element(s, i, j) = uniform(&seed) + (i == j ? shift : 0.0);
+                *element(s, i, j) = tu_uniform(&seed) + (i == j ? shift : 0.0);
     if (symmetric)
         for (int j = 0; j < cols; j++)
             for (int i = j + 1; i < rows; i++)
@@ -332,7 +326,7 @@ static void test_laswp(void **state)
     lapack_int ipiv[N];
     unsigned seed = 200;
     for (int i = 0; i < N; i++)
-        ipiv[i] = i + 1 + (int)((uniform(&seed) + 0.5) * (N - i));
+        ipiv[i] = i + 1 + (int)((tu_uniform(&seed) + 0.5) * (N - i));
     for (size_t l = 0; l < 2; l++) {
         for (int incx = -1; incx <= 1; incx += 2) {
             stored a = make(layouts[l], N, COLS, 0.0, false, seed++), want = copy(a);

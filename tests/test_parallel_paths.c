@@ -157,10 +157,12 @@ static void test_triangular_chunks_and_recursion(void **state)
      * above LEVEL3_CHUNK (128): chunked steps and parallel GEMMs both; 37
      * right-hand sides: trsm's groups of tiles shared among members (uneven
      * at most widths), and trmm's panels of the halves of 300 (trmm has
-     * no region at 40 x 37). */
-    static const tela_int orders[] = {40, 300};
-    for (size_t o = 0; o < 4; o++) {
-        const tela_int s = orders[o % 2], rhs = o < 2 ? 290 : 37;
+     * no region at 40 x 37). Order 520 on 700: trmm by shares of B, where a
+     * share (176 at width 4) alone would take another GEMM path than the
+     * whole 700, so its GEMMs must choose as for the whole. */
+    static const tela_int orders[][2] = {{40, 290}, {300, 290}, {40, 37}, {300, 37}, {520, 700}};
+    for (size_t o = 0; o < sizeof orders / sizeof orders[0]; o++) {
+        const tela_int s = orders[o][0], rhs = orders[o][1];
         double *a = random_matrix(s, s, s, 3);
         for (tela_int i = 0; i < s; i++)
             a[i + i * s] = 4.0 + (double)(i % 5); /* well away from zero */
@@ -180,30 +182,6 @@ static void test_triangular_chunks_and_recursion(void **state)
         free(a);
         free(b);
     }
-}
-
-/* trmm by shares of B (order above LEVEL3_CHUNK_TRI): a member's share of 700 right-hand sides
- * is 175 or 176 of them at width 4, for which a GEMM of the recursion alone would take the
- * unpacked path where the whole 700 take the packed one (another order of the sums), so each
- * share's GEMMs must choose their path as for the whole. */
-static void test_trmm_shares_follow_the_whole(void **state)
-{
-    (void)state;
-    const tela_int s = 520, rhs = 700;
-    double *a = random_matrix(s, s, s, 5);
-    for (tela_int i = 0; i < s; i++)
-        a[i + i * s] = 4.0 + (double)(i % 5);
-    double *b = random_matrix(rhs, rhs, rhs, 6);
-    static const char sides[2] = {'L', 'R'}, uplos[2] = {'L', 'U'}, transes[2] = {'N', 'T'};
-    for (int x = 0; x < 8; x++) {
-        const char side = sides[x & 1], uplo = uplos[(x >> 1) & 1], tr = transes[x >> 2];
-        const tela_int m = side == 'L' ? s : rhs, n = side == 'L' ? rhs : s;
-        kernel_case multiply = {"dtrmm", (size_t)(m * n),  b, run_trmm, m, n,
-                                0,       {side, uplo, tr}, a};
-        check_case(&multiply);
-    }
-    free(a);
-    free(b);
 }
 
 static void test_trsm_left_in_steps(void **state)
@@ -311,7 +289,6 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gemm_all_transposes),
         cmocka_unit_test(test_triangular_chunks_and_recursion),
-        cmocka_unit_test(test_trmm_shares_follow_the_whole),
         cmocka_unit_test(test_trsm_left_in_steps),
         cmocka_unit_test(test_syrk_both_triangles),
         cmocka_unit_test(test_getrf_square_tall_and_wide),

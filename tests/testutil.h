@@ -150,6 +150,24 @@ static inline int tu_exit_status(int failed)
     return failed != 0 ? failed : atomic_load(&tu_env_skips) > 0 ? TU_EXIT_SKIPPED : 0;
 }
 
+/* ---- random data -------------------------------------------------------------
+ * A small LCG, the same on every platform, so a failing case can be rerun. */
+static inline double tu_uniform(unsigned *state)
+{
+    *state = *state * 1103515245u + 12345u;
+    return (double)((*state >> 8) & 0xffff) / 65536.0 - 0.5;
+}
+
+/* len values of tu_uniform from seed (malloc'd, at least one element: free it). */
+static inline double *tu_random_array(size_t len, unsigned seed)
+{
+    double *x = malloc(sizeof(double) * (len ? len : 1));
+    assert_non_null(x);
+    for (size_t i = 0; i < len; i++)
+        x[i] = tu_uniform(&seed);
+    return x;
+}
+
 /* ---- threads and time ------------------------------------------------------ */
 static inline pid_t tu_gettid(void)
 {
