@@ -174,10 +174,30 @@ int fma_peak_measure(int threads, struct fma_peak *peak)
     struct worker *workers = calloc((size_t)threads, sizeof *workers);
     if (!workers)
         return -1;
+    /* Each thread on its own CPU of the process's mask, when there are enough: this VM's
+     * scheduler may otherwise keep two new threads on one CPU for the whole run (docs/team.md,
+     * "This machine's scheduler packs threads"), which measured one core's peak for two. */
+    cpu_set_t mask;
+    int cpus[CPU_SETSIZE], cpu_count = 0;
+    if (sched_getaffinity(0, sizeof mask, &mask) == 0)
+        for (int c = 0; c < CPU_SETSIZE; c++)
+            if (CPU_ISSET(c, &mask))
+                cpus[cpu_count++] = c;
     int started = 0;
     while (started < threads) {
         workers[started].run = &run;
-        if (pthread_create(&workers[started].thread, NULL, run_worker, &workers[started]) != 0)
+        pthread_attr_t attr;
+        pthread_attr_init(&attr);
+        if (threads <= cpu_count) {
+            cpu_set_t one;
+            CPU_ZERO(&one);
+            CPU_SET(cpus[started], &one);
+            pthread_attr_setaffinity_np(&attr, sizeof one, &one);
+        }
+        const int failed =
+            pthread_create(&workers[started].thread, &attr, run_worker, &workers[started]);
+        pthread_attr_destroy(&attr);
+        if (failed != 0)
             break;
         started++;
     }
