@@ -33,8 +33,8 @@ void gemm_kernel_avx2_d8x6(int kc, const double *restrict a, const double *restr
     double tile[NR * MR] __attribute__((aligned(32)));
 #pragma GCC unroll 6
     for (int j = 0; j < NR; j++) {
-        _mm256_store_pd(tile + j * MR, lo[j]);
-        _mm256_store_pd(tile + j * MR + 4, hi[j]);
+        _mm256_store_pd(tile + (ptrdiff_t)j * MR, lo[j]);
+        _mm256_store_pd(tile + (ptrdiff_t)j * MR + 4, hi[j]);
     }
     gemm_store_tile(c, ldc, tile, MR, NR, beta);
 }

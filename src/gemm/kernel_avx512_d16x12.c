@@ -59,8 +59,8 @@ void gemm_kernel_avx512_d16x12(int kc, const double *restrict a, const double *r
     double tile[NR * MR] __attribute__((aligned(64)));
 #pragma GCC unroll 12
     for (int j = 0; j < NR; j++) {
-        _mm512_store_pd(tile + j * MR, lo[j]);
-        _mm512_store_pd(tile + j * MR + 8, hi[j]);
+        _mm512_store_pd(tile + (ptrdiff_t)j * MR, lo[j]);
+        _mm512_store_pd(tile + (ptrdiff_t)j * MR + 8, hi[j]);
     }
     gemm_store_tile(c, ldc, tile, MR, NR, beta);
 }
