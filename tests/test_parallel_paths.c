@@ -157,10 +157,10 @@ static void test_triangular_chunks_and_recursion(void **state)
      * above LEVEL3_CHUNK (128): chunked steps and parallel GEMMs both; 37
      * right-hand sides: trsm's groups of tiles shared among members (uneven
      * at most widths), and trmm's panels of the halves of 300 (trmm has
-     * no region at 40 x 37). Order 520 on 700: trmm by shares of B, where a
-     * share (176 at width 4) alone would take another GEMM path than the
-     * whole 700, so its GEMMs must choose as for the whole. */
-    static const tela_int orders[][2] = {{40, 290}, {300, 290}, {40, 37}, {300, 37}, {520, 700}};
+     * no region at 40 x 37). Order 520 on 260 (trmm alone): trmm by shares
+     * of B, where a share (144 rows at width 2) alone would take another
+     * GEMM path than the whole 260, so its GEMMs must choose as for the whole. */
+    static const tela_int orders[][2] = {{40, 290}, {300, 290}, {40, 37}, {300, 37}, {520, 260}};
     for (size_t o = 0; o < sizeof orders / sizeof orders[0]; o++) {
         const tela_int s = orders[o][0], rhs = orders[o][1];
         double *a = random_matrix(s, s, s, 3);
@@ -173,7 +173,8 @@ static void test_triangular_chunks_and_recursion(void **state)
             const tela_int m = side == 'L' ? s : rhs, n = side == 'L' ? rhs : s;
             kernel_case solve = {"dtrsm", (size_t)(m * n),  b, run_trsm, m, n,
                                  0,       {side, uplo, tr}, a};
-            check_case(&solve);
+            if (s != 520)
+                check_case(&solve);
             kernel_case multiply = {"dtrmm", (size_t)(m * n),  b, run_trmm, m, n,
                                     0,       {side, uplo, tr}, a};
             if (rhs > 128 || s > 256)
