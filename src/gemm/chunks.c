@@ -4,8 +4,6 @@
 #include "gemm/level3.h"
 #include "par/engine.h"
 
-#include <stdlib.h>
-
 void level3_gemm(const level3_ctx *ctx, char ta, char tb, tela_int m, tela_int n, tela_int k,
                  double alpha, const double *a, tela_int lda, const double *b, tela_int ldb,
                  double beta, double *c, tela_int ldc)

@@ -8,7 +8,6 @@
 #include "par/engine.h"
 
 #include <stdalign.h>
-#include <stdlib.h>
 
 static bool trans_flag(char t, bool *trans)
 {

@@ -8,8 +8,6 @@
 #include "gemm/gemm.h"
 #include "par/engine.h"
 
-#include <stdlib.h>
-
 void gemm_scale_c(double *c, ptrdiff_t ldc, ptrdiff_t m, ptrdiff_t n, double beta)
 {
     for (ptrdiff_t j = 0; j < n; j++) {

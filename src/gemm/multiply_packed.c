@@ -7,8 +7,6 @@
 #include "gemm/level3.h"
 #include "par/engine.h"
 
-#include <stdlib.h>
-
 /* A block of op(A): rows [i0, i0 + width) on the left, columns on the
  * right, and the range [d0, d1) along the other side it reaches: up to
  * its diagonal block or from it. */

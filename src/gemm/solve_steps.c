@@ -6,8 +6,6 @@
 #include "gemm/level3.h"
 #include "par/engine.h"
 
-#include <stdlib.h>
-
 /* The recursion it replaces ran a region per GEMM and per block, each
  * cutting B differently; this way pays up to this many right-hand sides,
  * beyond which the recursion's GEMMs are large (docs/gemm.md, "Why 512"). */

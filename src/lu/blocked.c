@@ -7,8 +7,6 @@
 #include "lu/lu.h"
 #include "par/engine.h"
 
-#include <stdlib.h>
-
 /* Panel widths grow with the order: narrow panels keep the serial chain of
  * panel factorizations short (it bounds the width, lu_factor_blocked),
  * wide ones run the trailing GEMM at larger k (docs/lu-chol.md, "Panel

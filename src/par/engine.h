@@ -27,8 +27,6 @@ static inline double par_monotonic_ns(void)
 
 /* Runs body on the calling thread alone. */
 void par_region_run_serial(tela_body body, void *arg);
-/* The member the calling thread runs inside a region, else NULL. */
-tela_member *par_current_member(void);
 
 /* The most members a region under par may get: the team's, pool's or default width, within
  * par's limit (policy.c). What per-member buffers are sized for. */

@@ -292,6 +292,8 @@ struct tela_member {
 
 /* Runs body on members 0..width-1 of team (width <= team width). */
 void par_region_run(tela_team *team, int width, tela_body body, void *arg, float share_us);
+/* The member the calling thread runs inside a region, else NULL. */
+tela_member *par_current_member(void);
 /* Entry of a worker woken for a region of its team. Returns the polls to
  * spin while idle next: short when the team is oversubscribed, where an
  * idle spinner takes the CPU from a member that has work. *waker_cpu gets
