@@ -94,19 +94,6 @@ static double *spd_matrix(int n, int lda, unsigned seed)
     return a;
 }
 
-/* Bit for bit (NaN and the sign of zero included). */
-static void expect_same(const char *what, const double *got, const double *want, size_t len)
-{
-    for (size_t i = 0; i < len; i++) {
-        uint64_t x, y;
-        memcpy(&x, &got[i], sizeof x);
-        memcpy(&y, &want[i], sizeof y);
-        if (x != y)
-            fail_msg("%s: element %zu is %.17g, the native routine gave %.17g", what, i, got[i],
-                     want[i]);
-    }
-}
-
 static void expect_same_pivots(const char *what, const int *got, const tela_int *want, int n)
 {
     for (int i = 0; i < n; i++)
@@ -151,7 +138,7 @@ static void compare_getrf(dims s, int zero_column, unsigned seed)
         fail_msg("%s: INFO = %d, the native routine returned %d", what, info, want_info);
     if (zero_column >= 0 && zero_column < mn && info <= 0)
         fail_msg("%s: INFO = %d for a singular matrix", what, info);
-    expect_same(what, a, want, len);
+    tu_expect_same(what, a, want, len);
     expect_same_pivots(what, ipiv, want_ipiv, mn);
     free(a), free(want), free(ipiv), free(want_ipiv);
 }
@@ -217,7 +204,7 @@ static void test_getrs_results(void **state)
                     tela_dgetrs(tela_par_auto(), *t, f.n, nrhs, f.a, f.lda, f.ipiv, want, ldb), 0);
                 char what[64];
                 snprintf(what, sizeof what, "dgetrs_ %c n=%d nrhs=%d", *t, f.n, nrhs);
-                expect_same(what, b, want, len);
+                tu_expect_same(what, b, want, len);
                 free(b), free(want);
             }
         }
@@ -255,11 +242,11 @@ static void test_gesv_results(void **state)
                 if (info != want_info || (singular && info <= 0))
                     fail_msg("%s: INFO = %d, the native routine returned %d", what, info,
                              want_info);
-                expect_same(what, a, want_a, a_len);
-                expect_same(what, b, want_b, b_len);
+                tu_expect_same(what, a, want_a, a_len);
+                tu_expect_same(what, b, want_b, b_len);
                 expect_same_pivots(what, ipiv, want_ipiv, n);
                 if (singular) /* as reference: B is not solved */
-                    expect_same(what, b, b0, b_len);
+                    tu_expect_same(what, b, b0, b_len);
                 free(a), free(b), free(want_a), free(want_b), free((void *)b0), free(ipiv),
                     free(want_ipiv);
             }
@@ -293,7 +280,7 @@ static void test_cholesky_results(void **state)
                 if (info != want_info || (broken && info != n / 2 + 1))
                     fail_msg("%s: INFO = %d, the native routine returned %d", what, info,
                              want_info);
-                expect_same(what, a, want, a_len);
+                tu_expect_same(what, a, want, a_len);
                 /* dpotrs_ with that factor (when there is one), dposv_ from the start */
                 for (int nrhs = 1; nrhs <= 7; nrhs += 6) {
                     const size_t b_len = (size_t)ldb * nrhs;
@@ -304,7 +291,7 @@ static void test_cholesky_results(void **state)
                         assert_int_equal(info, 0);
                         assert_int_equal(
                             tela_dpotrs(tela_par_auto(), *u, n, nrhs, a, lda, want_b, ldb), 0);
-                        expect_same(what, b, want_b, b_len);
+                        tu_expect_same(what, b, want_b, b_len);
                         free(b), free(want_b);
                     }
                     double *b = tu_random_array(b_len, seed++), *want_b = copy_of(b, b_len);
@@ -318,10 +305,10 @@ static void test_cholesky_results(void **state)
                     if (info != want_posv || info != want_info)
                         fail_msg("%s: INFO = %d, the native routine returned %d", what, info,
                                  want_posv);
-                    expect_same(what, pa, want_pa, a_len);
-                    expect_same(what, b, want_b, b_len);
+                    tu_expect_same(what, pa, want_pa, a_len);
+                    tu_expect_same(what, b, want_b, b_len);
                     if (broken) /* as reference: B is not solved */
-                        expect_same(what, b, b0, b_len);
+                        tu_expect_same(what, b, b0, b_len);
                     free(b), free(want_b), free(b0), free(pa), free(want_pa);
                 }
                 free(a), free(a0), free(want);
@@ -374,7 +361,7 @@ static void compare_laswp(const char *kind, int n, int k1, int k2, const int *ip
     reference_laswp(n, want, lda, k1, k2, ipiv, incx);
     char what[96];
     snprintf(what, sizeof what, "dlaswp_ %s n=%d k1=%d k2=%d incx=%d", kind, n, k1, k2, incx);
-    expect_same(what, a, want, len);
+    tu_expect_same(what, a, want, len);
     free(a), free(want);
 }
 
@@ -430,7 +417,7 @@ static void test_laswp(void **state)
         double *a = tu_random_array(len, seed++), *want = copy_of(a, len);
         dlaswp_(&n, a, &lda, &k1, &k2, lu_like, &incx);
         assert_int_equal(tela_dlaswp(tela_par_auto(), n, want, lda, k1, k2, wide, incx), 0);
-        expect_same("dlaswp_ against tela_dlaswp", a, want, len);
+        tu_expect_same("dlaswp_ against tela_dlaswp", a, want, len);
         free(a), free(want);
     }
     free(wide);
@@ -758,7 +745,7 @@ static void test_inside_a_region(void **state)
         /* dgetrf_: the native routine's info, factors (padding rows included) and pivots */
         assert_int_equal(m->native_info, 0);
         assert_int_equal(m->info, 0);
-        expect_same("dgetrf_ inside a region", m->lu, m->native_lu, a_len);
+        tu_expect_same("dgetrf_ inside a region", m->lu, m->native_lu, a_len);
         expect_same_pivots("dgetrf_ inside a region", m->ipiv, m->native_ipiv, n);
         for (int k = 0; k < 2; k++) {
             const int cols = k ? RECT_LONG : RECT_SHORT;
@@ -766,27 +753,27 @@ static void test_inside_a_region(void **state)
                                  : "dgetrf_ of a tall matrix inside a region";
             assert_int_equal(m->native_rect_info[k], 0);
             assert_int_equal(m->rect_info[k], 0);
-            expect_same(what, m->rect[k], m->native_rect[k], (size_t)RECT_LD * cols);
+            tu_expect_same(what, m->rect[k], m->native_rect[k], (size_t)RECT_LD * cols);
             expect_same_pivots(what, m->rect_ipiv[k], m->native_rect_ipiv[k], RECT_SHORT);
             free((void *)m->rect0[k]), free(m->rect[k]), free(m->native_rect[k]);
         }
         /* singular: the first zero pivot at the zeroed column or before, all as natively */
         assert_true(m->native_singular_info > 0 && m->native_singular_info <= ZERO_COLUMN + 1);
         assert_int_equal(m->singular_info, m->native_singular_info);
-        expect_same("singular dgetrf_ inside a region", m->singular, m->native_singular, a_len);
+        tu_expect_same("singular dgetrf_ inside a region", m->singular, m->native_singular, a_len);
         expect_same_pivots("singular dgetrf_ inside a region", m->singular_ipiv,
                            m->native_singular_ipiv, n);
         /* dgesv_: tela_dgesv's info, factors, pivots and X */
         assert_int_equal(m->native_sv_info, 0);
         assert_int_equal(m->sv_info, 0);
-        expect_same("dgesv_ inside a region: A", m->sv_a, m->native_sv_a, a_len);
+        tu_expect_same("dgesv_ inside a region: A", m->sv_a, m->native_sv_a, a_len);
         expect_same_pivots("dgesv_ inside a region", m->sv_ipiv, m->native_sv_ipiv, n);
-        expect_same("dgesv_ inside a region: X", m->sv_b, m->native_sv_b, b_len);
+        tu_expect_same("dgesv_ inside a region: X", m->sv_b, m->native_sv_b, b_len);
         /* dgetrs_ on the native factors: the native solve's result, N and T */
         for (int t = 0; t < 2; t++) {
             assert_int_equal(m->rs_info[t], 0);
-            expect_same(t ? "dgetrs_ T inside a region" : "dgetrs_ N inside a region", m->rs_b[t],
-                        m->native_rs_b[t], b_len);
+            tu_expect_same(t ? "dgetrs_ T inside a region" : "dgetrs_ N inside a region",
+                           m->rs_b[t], m->native_rs_b[t], b_len);
         }
         double *arrays[] = {(double *)m->a0,    (double *)m->b0,  m->lu,
                             m->singular,        m->sv_a,          m->sv_b,

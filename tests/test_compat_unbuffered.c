@@ -37,18 +37,6 @@ static double *new_array(size_t len)
     return x;
 }
 
-/* Bit for bit (NaN and the sign of zero included). */
-static void expect_same(const char *what, const double *got, const double *want, size_t len)
-{
-    for (size_t i = 0; i < len; i++) {
-        uint64_t x, y;
-        memcpy(&x, &got[i], sizeof x);
-        memcpy(&y, &want[i], sizeof y);
-        if (x != y)
-            fail_msg("%s: element %zu is %.17g, expected %.17g", what, i, got[i], want[i]);
-    }
-}
-
 /* max |(P A - L U)(i, j)| / (max(m, n) max |A| eps), LAPACK's DGET01 ratio in the max norm; P
  * from int pivots. */
 static double lu_residual(int m, int n, const double *a0, const double *f, int lda, const int *ipiv)
@@ -199,14 +187,14 @@ static void check(const lu_run *r, const char *where)
     if (!(ratio < 30.0))
         fail_msg("%s: residual ratio %g (LAPACK's threshold 30)", what, ratio);
     for (int j = 0; j < c->n; j++)
-        expect_same("padding rows", r->a + c->m + (size_t)j * r->lda,
-                    r->a0 + c->m + (size_t)j * r->lda, (size_t)(r->lda - c->m));
+        tu_expect_same("padding rows", r->a + c->m + (size_t)j * r->lda,
+                       r->a0 + c->m + (size_t)j * r->lda, (size_t)(r->lda - c->m));
     if (!r->solves)
         return;
     for (int t = 0; t < TRANSES; t++) {
         snprintf(what, sizeof what, "getrs %c n=%d %s", transes[t], c->n, where);
         assert_int_equal(r->native_solve_status[t], 0);
-        expect_same(what, r->b[t], r->native_b[t], b_len(r));
+        tu_expect_same(what, r->b[t], r->native_b[t], b_len(r));
     }
 }
 

@@ -168,6 +168,20 @@ static inline double *tu_random_array(size_t len, unsigned seed)
     return x;
 }
 
+/* got equals want bit for bit (NaN and the sign of zero included), else a failure naming the
+ * first element that differs. */
+static inline void tu_expect_same(const char *what, const double *got, const double *want,
+                                  size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        uint64_t x, y;
+        memcpy(&x, &got[i], sizeof x);
+        memcpy(&y, &want[i], sizeof y);
+        if (x != y)
+            fail_msg("%s: element %zu is %.17g, expected %.17g", what, i, got[i], want[i]);
+    }
+}
+
 /* ---- threads and time ------------------------------------------------------ */
 static inline pid_t tu_gettid(void)
 {
