@@ -244,9 +244,9 @@ static double peak_gflops(const struct bench *bench, int threads)
 }
 
 /* The FMA peak on one thread and at every thread count of the run (peak.h), or what
- * --peak-gflops gave per core times the thread count. The probe waits for the process's other
- * threads to settle first: OpenBLAS's, just started, spin a while. Returns 0, or -1 if a probe
- * thread could not be started. */
+ * --peak-gflops gave per core times the thread count. main runs it before OpenBLAS is loaded;
+ * it still waits for other threads to settle. Returns 0, or -1 if a probe thread could not be
+ * started. */
 static int find_peaks(struct bench *bench)
 {
     const struct settings *settings = &bench->settings;
@@ -1270,6 +1270,14 @@ int main(int argc, char **argv)
         return parsed > 0 ? 0 : 2;
     const struct settings *settings = &bench.settings;
 
+    /* First, while the process has no thread but this one: OpenBLAS starts its workers when it is
+     * loaded, and one still spinning on the other CPU halved the two-thread peak (one demo run
+     * measured 88.6 GFLOP/s "on 2 threads", so its tables showed 120% of peak). */
+    if (find_peaks(&bench) != 0) {
+        fprintf(stderr, "tela-bench: could not start the threads of the FMA peak probe\n");
+        return 1;
+    }
+
     char why[2048];
     int loaded =
         tb_openblas_load(&bench.openblas, settings->openblas, settings->coretype, why, sizeof why);
@@ -1287,10 +1295,6 @@ int main(int argc, char **argv)
     }
     if (make_groups(&bench) != 0) {
         fprintf(stderr, "tela-bench: out of memory\n");
-        return 1;
-    }
-    if (find_peaks(&bench) != 0) {
-        fprintf(stderr, "tela-bench: could not start the threads of the FMA peak probe\n");
         return 1;
     }
     print_header(&bench);
