@@ -243,6 +243,24 @@ static double peak_gflops(const struct bench *bench, int threads)
     return NAN;
 }
 
+/* Tries at a multi-thread peak that reads below PEAK_LOW_SHARE of the per-core peak times the
+ * threads (a probe is ~60 ms), and the wait between them. */
+#define PEAK_ATTEMPTS     5
+#define PEAK_LOW_SHARE    0.75
+#define PEAK_RETRY_GAP_NS (200 * 1000000LL)
+
+static int cpus_available(void);
+
+/* Whether peak[i] reads below what its threads' cores can do, given the per-core peak (threads
+ * beyond the CPUs add nothing, so the CPUs bound the expectation). */
+static int peak_is_low(const struct bench *bench, int i)
+{
+    int cores = bench->settings.threads[i];
+    if (cores > cpus_available())
+        cores = cpus_available();
+    return bench->peak[i].gflops < PEAK_LOW_SHARE * cores * bench->peak_per_core.gflops;
+}
+
 /* The FMA peak on one thread and at every thread count of the run (peak.h), or what
  * --peak-gflops gave per core times the thread count. main runs it before OpenBLAS is loaded;
  * it still waits for other threads to settle. Returns 0, or -1 if a probe thread could not be
@@ -262,10 +280,24 @@ static int find_peaks(struct bench *bench)
     settle(settings->settle_max_ms);
     int status = fma_peak_measure(1, &bench->peak_per_core);
     for (int i = 0; i < settings->thread_count && status == 0; i++) {
-        if (settings->threads[i] == 1)
+        const int threads = settings->threads[i];
+        if (threads == 1) {
             bench->peak[i] = bench->peak_per_core;
-        else
-            status = fma_peak_measure(settings->threads[i], &bench->peak[i]);
+            continue;
+        }
+        /* The peak is a limit, so a low reading is interference: on this project's VMs a probe
+         * right after a build has measured one core's peak for two threads, both vCPUs given one
+         * core for a while. A few more tries, the best kept; print_header warns if still low. */
+        for (int attempt = 0; attempt < PEAK_ATTEMPTS && status == 0; attempt++) {
+            struct fma_peak p;
+            status = fma_peak_measure(threads, &p);
+            if (status == 0 && (attempt == 0 || p.gflops > bench->peak[i].gflops))
+                bench->peak[i] = p;
+            if (peak_is_low(bench, i))
+                spin_until(now_ns() + PEAK_RETRY_GAP_NS);
+            else
+                break;
+        }
     }
     if (settings->show_progress)
         fprintf(stderr, "\r%60s\r", "");
@@ -821,6 +853,12 @@ static void print_header(const struct bench *bench)
                settings->thread_count > 1 || settings->threads[0] > 1
                    ? ", on all threads at once and summed"
                    : "");
+    for (int i = 0; !peak_given && i < settings->thread_count; i++) {
+        if (bench->peak[i].threads > 1 && peak_is_low(bench, i))
+            printf("    WARNING: the %d-thread peak read low in %d tries (the host gave these "
+                   "threads fewer cores than CPUs); its %% peak column is too high\n",
+                   bench->peak[i].threads, PEAK_ATTEMPTS);
+    }
     printf("  tela %s, called through its native API (tela_dgemm(par, ...))\n", tela_version());
     char version[32], origin[256];
     printf("  OpenBLAS %s: %s, loaded with dlmopen into link-map namespace %ld\n",
