@@ -223,6 +223,117 @@ TELA_API int tela_dtrmm(tela_par par, char side, char uplo, char transa, char di
 TELA_API int tela_dsyrk(tela_par par, char uplo, char trans, tela_int n, tela_int k, double alpha,
                         const double *a, tela_int lda, double beta, double *c, tela_int ldc);
 
+/* C = alpha A B + beta C (side 'L') or alpha B A + beta C ('R'), A symmetric (m x m or n x n)
+ * with only its uplo triangle read, B and C m x n. Argument numbers as BLAS: side 1, uplo 2,
+ * m 3, n 4, lda 7, ldb 9, ldc 12; the beta and quick-return rules of tela_dgemm. */
+TELA_API int tela_dsymm(tela_par par, char side, char uplo, tela_int m, tela_int n, double alpha,
+                        const double *a, tela_int lda, const double *b, tela_int ldb, double beta,
+                        double *c, tela_int ldc);
+/* C = alpha (A B^T + B A^T) + beta C (trans 'N'; A, B n x k) or alpha (A^T B + B^T A) + beta C
+ * ('T', 'C'; A, B k x n), only the uplo triangle of C read or written. uplo 1, trans 2, n 3,
+ * k 4, lda 7, ldb 9, ldc 12. */
+TELA_API int tela_dsyr2k(tela_par par, char uplo, char trans, tela_int n, tela_int k, double alpha,
+                         const double *a, tela_int lda, const double *b, tela_int ldb, double beta,
+                         double *c, tela_int ldc);
+
+/* ---- level-1 BLAS --------------------------------------------------------------------------
+ * Vectors of n elements, element i of x at x[i * incx] for incx > 0 and at
+ * x[(n - 1 - i) * |incx|] for incx < 0, as BLAS addresses them. What each routine does with
+ * n <= 0 and with incx = 0 is what reference BLAS 3.11 does (nothing, or a 0 result, unless
+ * said). These routines have no argument errors. Results are bitwise the same at every width:
+ * the reductions sum fixed blocks, whose boundaries depend on n only, in order. */
+TELA_API double tela_ddot(tela_par par, tela_int n, const double *x, tela_int incx, const double *y,
+                          tela_int incy);
+/* y = alpha x + y (nothing when alpha = 0, as reference). */
+TELA_API void tela_daxpy(tela_par par, tela_int n, double alpha, const double *x, tela_int incx,
+                         double *y, tela_int incy);
+/* x = alpha x (incx <= 0: nothing, as reference). */
+TELA_API void tela_dscal(tela_par par, tela_int n, double alpha, double *x, tela_int incx);
+TELA_API void tela_dcopy(tela_par par, tela_int n, const double *x, tela_int incx, double *y,
+                         tela_int incy);
+TELA_API void tela_dswap(tela_par par, tela_int n, double *x, tela_int incx, double *y,
+                         tela_int incy);
+/* The Euclidean norm without overflow or harmful underflow (Blue's scaling, as LAPACK 3.10's
+ * dnrm2); NaN in x gives NaN, an infinity +Inf. */
+TELA_API double tela_dnrm2(tela_par par, tela_int n, const double *x, tela_int incx);
+/* sum |x_i| (incx <= 0: 0, as reference). */
+TELA_API double tela_dasum(tela_par par, tela_int n, const double *x, tela_int incx);
+/* The first 1-based i of the largest |x_i| (0 for n < 1 or incx <= 0). As reference, a NaN is
+ * never larger than anything: it is returned only as x_1, when nothing after it is chosen. */
+TELA_API tela_int tela_idamax(tela_par par, tela_int n, const double *x, tela_int incx);
+/* (x_i, y_i) = (c x_i + s y_i, c y_i - s x_i). */
+TELA_API void tela_drot(tela_par par, tela_int n, double *x, tela_int incx, double *y,
+                        tela_int incy, double c, double s);
+/* The plane rotation (c, s) with c a + s b = r, -s a + c b = 0 (reference 3.10's drotg): a gets
+ * r, b gets z (the value drot's callers reconstruct c and s from). */
+TELA_API void tela_drotg(double *a, double *b, double *c, double *s);
+/* The modified rotation H of param (param[0] = flag -2, -1, 0, 1) applied to (x_i, y_i). */
+TELA_API void tela_drotm(tela_par par, tela_int n, double *x, tela_int incx, double *y,
+                         tela_int incy, const double *param);
+/* The modified rotation that zeroes sqrt(d2) y1 against sqrt(d1) x1, as reference drotmg. */
+TELA_API void tela_drotmg(double *d1, double *d2, double *x1, double y1, double *param);
+
+/* ---- level-2 BLAS --------------------------------------------------------------------------
+ * BLAS's argument order and meaning; par first, not counted: argument numbers are BLAS's
+ * (tela_dgemv: trans 1, m 2, n 3, lda 6, incx 8, incy 11), checked in BLAS's order, the
+ * first bad one returned as -i with nothing written. incx and incy must not be 0 (BLAS's
+ * rule). beta = 0 overwrites y (NaN included); alpha = 0 only scales y. Results are bitwise the
+ * same at every width: members split rows or columns at boundaries fixed by the sizes. */
+
+/* y = alpha op(A) x + beta y, A m x n. */
+TELA_API int tela_dgemv(tela_par par, char trans, tela_int m, tela_int n, double alpha,
+                        const double *a, tela_int lda, const double *x, tela_int incx, double beta,
+                        double *y, tela_int incy);
+/* The same for A banded with kl sub- and ku super-diagonals, stored as BLAS's dgbmv stores it
+ * (lda >= kl + ku + 1). trans 1, m 2, n 3, kl 4, ku 5, lda 8, incx 10, incy 13. */
+TELA_API int tela_dgbmv(tela_par par, char trans, tela_int m, tela_int n, tela_int kl, tela_int ku,
+                        double alpha, const double *a, tela_int lda, const double *x, tela_int incx,
+                        double beta, double *y, tela_int incy);
+/* y = alpha A x + beta y, A symmetric n x n, its uplo triangle read once (both halves of the
+ * product from one pass). uplo 1, n 2, lda 5, incx 7, incy 10. */
+TELA_API int tela_dsymv(tela_par par, char uplo, tela_int n, double alpha, const double *a,
+                        tela_int lda, const double *x, tela_int incx, double beta, double *y,
+                        tela_int incy);
+/* The same, A banded with k off-diagonals (dsbmv's storage). uplo 1, n 2, k 3, lda 6, incx 8,
+ * incy 11. */
+TELA_API int tela_dsbmv(tela_par par, char uplo, tela_int n, tela_int k, double alpha,
+                        const double *a, tela_int lda, const double *x, tela_int incx, double beta,
+                        double *y, tela_int incy);
+/* The same, A packed (dspmv's storage, n (n + 1) / 2 elements). uplo 1, n 2, incx 6, incy 9. */
+TELA_API int tela_dspmv(tela_par par, char uplo, tela_int n, double alpha, const double *ap,
+                        const double *x, tela_int incx, double beta, double *y, tela_int incy);
+/* A = alpha x y^T + A, A m x n. m 1, n 2, incx 5, incy 7, lda 9. */
+TELA_API int tela_dger(tela_par par, tela_int m, tela_int n, double alpha, const double *x,
+                       tela_int incx, const double *y, tela_int incy, double *a, tela_int lda);
+/* A = alpha x x^T + A on A's uplo triangle. uplo 1, n 2, incx 5, lda 7. */
+TELA_API int tela_dsyr(tela_par par, char uplo, tela_int n, double alpha, const double *x,
+                       tela_int incx, double *a, tela_int lda);
+/* A = alpha (x y^T + y x^T) + A on A's uplo triangle. uplo 1, n 2, incx 5, incy 7, lda 9. */
+TELA_API int tela_dsyr2(tela_par par, char uplo, tela_int n, double alpha, const double *x,
+                        tela_int incx, const double *y, tela_int incy, double *a, tela_int lda);
+/* Packed forms of dsyr and dsyr2. uplo 1, n 2, incx 5 (dspr2: incy 7). */
+TELA_API int tela_dspr(tela_par par, char uplo, tela_int n, double alpha, const double *x,
+                       tela_int incx, double *ap);
+TELA_API int tela_dspr2(tela_par par, char uplo, tela_int n, double alpha, const double *x,
+                        tela_int incx, const double *y, tela_int incy, double *ap);
+/* x = op(A) x (trmv) or solves op(A) x = b in place (trsv), A triangular n x n. uplo 1,
+ * trans 2, diag 3, n 4, lda 6, incx 8. No check for a zero diagonal (BLAS's rule). */
+TELA_API int tela_dtrmv(tela_par par, char uplo, char trans, char diag, tela_int n, const double *a,
+                        tela_int lda, double *x, tela_int incx);
+TELA_API int tela_dtrsv(tela_par par, char uplo, char trans, char diag, tela_int n, const double *a,
+                        tela_int lda, double *x, tela_int incx);
+/* Banded triangular forms (k off-diagonals). uplo 1, trans 2, diag 3, n 4, k 5, lda 7,
+ * incx 9. */
+TELA_API int tela_dtbmv(tela_par par, char uplo, char trans, char diag, tela_int n, tela_int k,
+                        const double *a, tela_int lda, double *x, tela_int incx);
+TELA_API int tela_dtbsv(tela_par par, char uplo, char trans, char diag, tela_int n, tela_int k,
+                        const double *a, tela_int lda, double *x, tela_int incx);
+/* Packed triangular forms. uplo 1, trans 2, diag 3, n 4, incx 7. */
+TELA_API int tela_dtpmv(tela_par par, char uplo, char trans, char diag, tela_int n,
+                        const double *ap, double *x, tela_int incx);
+TELA_API int tela_dtpsv(tela_par par, char uplo, char trans, char diag, tela_int n,
+                        const double *ap, double *x, tela_int incx);
+
 /* ---- LU and Cholesky (LAPACK) ------------------------------------------------
  * LAPACK's argument order, meaning and checks (par not counted: for
  * tela_dgetrf m is 1, lda 4). Returns LAPACK's info: 0, -i for bad argument

@@ -9,6 +9,8 @@
 #ifndef TELA_CBLAS_H
 #define TELA_CBLAS_H
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -76,6 +78,83 @@ TELA_CBLAS_API void cblas_dtrmm(CBLAS_ORDER layout, CBLAS_SIDE side, CBLAS_UPLO 
 TELA_CBLAS_API void cblas_dsyrk(CBLAS_ORDER layout, CBLAS_UPLO uplo, CBLAS_TRANSPOSE trans, int n,
                                 int k, double alpha, const double *a, int lda, double beta,
                                 double *c, int ldc);
+
+/* ---- level 1 --------------------------------------------------------------------------------
+ * tela_ddot ... tela_drotmg on the process default width; no argument errors, as reference.
+ * cblas_idamax is 0-based (the Fortran index minus one; 0 for n < 1 or incx <= 0). */
+TELA_CBLAS_API double cblas_ddot(int n, const double *x, int incx, const double *y, int incy);
+TELA_CBLAS_API void cblas_daxpy(int n, double alpha, const double *x, int incx, double *y,
+                                int incy);
+TELA_CBLAS_API void cblas_dscal(int n, double alpha, double *x, int incx);
+TELA_CBLAS_API void cblas_dcopy(int n, const double *x, int incx, double *y, int incy);
+TELA_CBLAS_API void cblas_dswap(int n, double *x, int incx, double *y, int incy);
+TELA_CBLAS_API double cblas_dnrm2(int n, const double *x, int incx);
+TELA_CBLAS_API double cblas_dasum(int n, const double *x, int incx);
+TELA_CBLAS_API size_t cblas_idamax(int n, const double *x, int incx);
+TELA_CBLAS_API void cblas_drot(int n, double *x, int incx, double *y, int incy, double c, double s);
+TELA_CBLAS_API void cblas_drotg(double *a, double *b, double *c, double *s);
+TELA_CBLAS_API void cblas_drotm(int n, double *x, int incx, double *y, int incy, const double *p);
+TELA_CBLAS_API void cblas_drotmg(double *d1, double *d2, double *b1, double b2, double *p);
+
+/* ---- level 2 --------------------------------------------------------------------------------
+ * Reference CBLAS's mappings: row-major is the column-major call on the transposed storage
+ * (dgemv and dgbmv: trans flipped, m and n swapped, kl and ku too; the symmetric and triangular
+ * ones: uplo flipped, the triangular trans flipped; dger: x and y, m and n swapped). A bad enum
+ * goes to cblas_xerbla as reference numbers it (layout 1, then the flags in order); the other
+ * checks are the Fortran routine's, reported through xerbla_ (renumbered by cblas_xerbla for
+ * row-major dgemv, dgbmv and dger as reference's table does). */
+TELA_CBLAS_API void cblas_dgemv(CBLAS_ORDER layout, CBLAS_TRANSPOSE trans, int m, int n,
+                                double alpha, const double *a, int lda, const double *x, int incx,
+                                double beta, double *y, int incy);
+TELA_CBLAS_API void cblas_dgbmv(CBLAS_ORDER layout, CBLAS_TRANSPOSE trans, int m, int n, int kl,
+                                int ku, double alpha, const double *a, int lda, const double *x,
+                                int incx, double beta, double *y, int incy);
+TELA_CBLAS_API void cblas_dtrmv(CBLAS_ORDER layout, CBLAS_UPLO uplo, CBLAS_TRANSPOSE trans,
+                                CBLAS_DIAG diag, int n, const double *a, int lda, double *x,
+                                int incx);
+TELA_CBLAS_API void cblas_dtbmv(CBLAS_ORDER layout, CBLAS_UPLO uplo, CBLAS_TRANSPOSE trans,
+                                CBLAS_DIAG diag, int n, int k, const double *a, int lda, double *x,
+                                int incx);
+TELA_CBLAS_API void cblas_dtpmv(CBLAS_ORDER layout, CBLAS_UPLO uplo, CBLAS_TRANSPOSE trans,
+                                CBLAS_DIAG diag, int n, const double *ap, double *x, int incx);
+TELA_CBLAS_API void cblas_dtrsv(CBLAS_ORDER layout, CBLAS_UPLO uplo, CBLAS_TRANSPOSE trans,
+                                CBLAS_DIAG diag, int n, const double *a, int lda, double *x,
+                                int incx);
+TELA_CBLAS_API void cblas_dtbsv(CBLAS_ORDER layout, CBLAS_UPLO uplo, CBLAS_TRANSPOSE trans,
+                                CBLAS_DIAG diag, int n, int k, const double *a, int lda, double *x,
+                                int incx);
+TELA_CBLAS_API void cblas_dtpsv(CBLAS_ORDER layout, CBLAS_UPLO uplo, CBLAS_TRANSPOSE trans,
+                                CBLAS_DIAG diag, int n, const double *ap, double *x, int incx);
+TELA_CBLAS_API void cblas_dsymv(CBLAS_ORDER layout, CBLAS_UPLO uplo, int n, double alpha,
+                                const double *a, int lda, const double *x, int incx, double beta,
+                                double *y, int incy);
+TELA_CBLAS_API void cblas_dsbmv(CBLAS_ORDER layout, CBLAS_UPLO uplo, int n, int k, double alpha,
+                                const double *a, int lda, const double *x, int incx, double beta,
+                                double *y, int incy);
+TELA_CBLAS_API void cblas_dspmv(CBLAS_ORDER layout, CBLAS_UPLO uplo, int n, double alpha,
+                                const double *ap, const double *x, int incx, double beta, double *y,
+                                int incy);
+TELA_CBLAS_API void cblas_dger(CBLAS_ORDER layout, int m, int n, double alpha, const double *x,
+                               int incx, const double *y, int incy, double *a, int lda);
+TELA_CBLAS_API void cblas_dsyr(CBLAS_ORDER layout, CBLAS_UPLO uplo, int n, double alpha,
+                               const double *x, int incx, double *a, int lda);
+TELA_CBLAS_API void cblas_dspr(CBLAS_ORDER layout, CBLAS_UPLO uplo, int n, double alpha,
+                               const double *x, int incx, double *ap);
+TELA_CBLAS_API void cblas_dsyr2(CBLAS_ORDER layout, CBLAS_UPLO uplo, int n, double alpha,
+                                const double *x, int incx, const double *y, int incy, double *a,
+                                int lda);
+TELA_CBLAS_API void cblas_dspr2(CBLAS_ORDER layout, CBLAS_UPLO uplo, int n, double alpha,
+                                const double *x, int incx, const double *y, int incy, double *a);
+
+/* ---- level 3, completed --------------------------------------------------------------------
+ * Row-major dsymm is the column-major call with side and uplo flipped and m, n swapped;
+ * row-major dsyr2k flips uplo and trans. Errors as the other level-3 routines. */
+TELA_CBLAS_API void cblas_dsymm(CBLAS_ORDER layout, CBLAS_SIDE side, CBLAS_UPLO uplo, int m, int n,
+                                double alpha, const double *a, int lda, const double *b, int ldb,
+                                double beta, double *c, int ldc);
+TELA_CBLAS_API void cblas_dsyr2k(CBLAS_ORDER layout, CBLAS_UPLO uplo, CBLAS_TRANSPOSE trans, int n,
+                                 int k, double alpha, const double *a, int lda, const double *b,
+                                 int ldb, double beta, double *c, int ldc);
 
 #ifdef __cplusplus
 }

@@ -130,6 +130,105 @@ TELA_API void dsyrk_(const char *uplo, const char *trans, const int *n, const in
                      const double *alpha, const double *a, const int *lda, const double *beta,
                      double *c, const int *ldc);
 
+/* ---- level 1 (blas_level1.c, cblas_level1.c) ------------------------------------------------
+ * No checks (reference has none): tela's routine on tela_par_auto(). */
+TELA_API double ddot_(const int *n, const double *x, const int *incx, const double *y,
+                      const int *incy);
+TELA_API void daxpy_(const int *n, const double *alpha, const double *x, const int *incx, double *y,
+                     const int *incy);
+TELA_API void dscal_(const int *n, const double *alpha, double *x, const int *incx);
+TELA_API void dcopy_(const int *n, const double *x, const int *incx, double *y, const int *incy);
+TELA_API void dswap_(const int *n, double *x, const int *incx, double *y, const int *incy);
+TELA_API double dnrm2_(const int *n, const double *x, const int *incx);
+TELA_API double dasum_(const int *n, const double *x, const int *incx);
+TELA_API int idamax_(const int *n, const double *x, const int *incx);
+TELA_API void drot_(const int *n, double *x, const int *incx, double *y, const int *incy,
+                    const double *c, const double *s);
+TELA_API void drotg_(double *a, double *b, double *c, double *s);
+TELA_API void drotm_(const int *n, double *x, const int *incx, double *y, const int *incy,
+                     const double *param);
+TELA_API void drotmg_(double *d1, double *d2, double *x1, const double *y1, double *param);
+
+/* ---- level 2 and the rest of level 3 --------------------------------------------------------
+ * Each compat_<routine> is the reference routine's checks, in its order with its numbers,
+ * reported through xerbla_ under the routine's Fortran name ("DGEMV "), then tela's kernel on
+ * tela_par_auto(); the Fortran symbol and the CBLAS entry both call it. */
+void compat_dgemv(char trans, int m, int n, double alpha, const double *a, int lda, const double *x,
+                  int incx, double beta, double *y, int incy);
+TELA_API void dgemv_(const char *trans, const int *m, const int *n, const double *alpha,
+                     const double *a, const int *lda, const double *x, const int *incx,
+                     const double *beta, double *y, const int *incy);
+void compat_dgbmv(char trans, int m, int n, int kl, int ku, double alpha, const double *a, int lda,
+                  const double *x, int incx, double beta, double *y, int incy);
+TELA_API void dgbmv_(const char *trans, const int *m, const int *n, const int *kl, const int *ku,
+                     const double *alpha, const double *a, const int *lda, const double *x,
+                     const int *incx, const double *beta, double *y, const int *incy);
+void compat_dsymv(char uplo, int n, double alpha, const double *a, int lda, const double *x,
+                  int incx, double beta, double *y, int incy);
+TELA_API void dsymv_(const char *uplo, const int *n, const double *alpha, const double *a,
+                     const int *lda, const double *x, const int *incx, const double *beta,
+                     double *y, const int *incy);
+void compat_dsbmv(char uplo, int n, int k, double alpha, const double *a, int lda, const double *x,
+                  int incx, double beta, double *y, int incy);
+TELA_API void dsbmv_(const char *uplo, const int *n, const int *k, const double *alpha,
+                     const double *a, const int *lda, const double *x, const int *incx,
+                     const double *beta, double *y, const int *incy);
+void compat_dspmv(char uplo, int n, double alpha, const double *ap, const double *x, int incx,
+                  double beta, double *y, int incy);
+TELA_API void dspmv_(const char *uplo, const int *n, const double *alpha, const double *ap,
+                     const double *x, const int *incx, const double *beta, double *y,
+                     const int *incy);
+void compat_dger(int m, int n, double alpha, const double *x, int incx, const double *y, int incy,
+                 double *a, int lda);
+TELA_API void dger_(const int *m, const int *n, const double *alpha, const double *x,
+                    const int *incx, const double *y, const int *incy, double *a, const int *lda);
+void compat_dsyr(char uplo, int n, double alpha, const double *x, int incx, double *a, int lda);
+TELA_API void dsyr_(const char *uplo, const int *n, const double *alpha, const double *x,
+                    const int *incx, double *a, const int *lda);
+void compat_dsyr2(char uplo, int n, double alpha, const double *x, int incx, const double *y,
+                  int incy, double *a, int lda);
+TELA_API void dsyr2_(const char *uplo, const int *n, const double *alpha, const double *x,
+                     const int *incx, const double *y, const int *incy, double *a, const int *lda);
+void compat_dspr(char uplo, int n, double alpha, const double *x, int incx, double *ap);
+TELA_API void dspr_(const char *uplo, const int *n, const double *alpha, const double *x,
+                    const int *incx, double *ap);
+void compat_dspr2(char uplo, int n, double alpha, const double *x, int incx, const double *y,
+                  int incy, double *ap);
+TELA_API void dspr2_(const char *uplo, const int *n, const double *alpha, const double *x,
+                     const int *incx, const double *y, const int *incy, double *ap);
+void compat_dtrmv(char uplo, char trans, char diag, int n, const double *a, int lda, double *x,
+                  int incx);
+TELA_API void dtrmv_(const char *uplo, const char *trans, const char *diag, const int *n,
+                     const double *a, const int *lda, double *x, const int *incx);
+void compat_dtrsv(char uplo, char trans, char diag, int n, const double *a, int lda, double *x,
+                  int incx);
+TELA_API void dtrsv_(const char *uplo, const char *trans, const char *diag, const int *n,
+                     const double *a, const int *lda, double *x, const int *incx);
+void compat_dtbmv(char uplo, char trans, char diag, int n, int k, const double *a, int lda,
+                  double *x, int incx);
+TELA_API void dtbmv_(const char *uplo, const char *trans, const char *diag, const int *n,
+                     const int *k, const double *a, const int *lda, double *x, const int *incx);
+void compat_dtbsv(char uplo, char trans, char diag, int n, int k, const double *a, int lda,
+                  double *x, int incx);
+TELA_API void dtbsv_(const char *uplo, const char *trans, const char *diag, const int *n,
+                     const int *k, const double *a, const int *lda, double *x, const int *incx);
+void compat_dtpmv(char uplo, char trans, char diag, int n, const double *ap, double *x, int incx);
+TELA_API void dtpmv_(const char *uplo, const char *trans, const char *diag, const int *n,
+                     const double *ap, double *x, const int *incx);
+void compat_dtpsv(char uplo, char trans, char diag, int n, const double *ap, double *x, int incx);
+TELA_API void dtpsv_(const char *uplo, const char *trans, const char *diag, const int *n,
+                     const double *ap, double *x, const int *incx);
+void compat_dsymm(char side, char uplo, int m, int n, double alpha, const double *a, int lda,
+                  const double *b, int ldb, double beta, double *c, int ldc);
+TELA_API void dsymm_(const char *side, const char *uplo, const int *m, const int *n,
+                     const double *alpha, const double *a, const int *lda, const double *b,
+                     const int *ldb, const double *beta, double *c, const int *ldc);
+void compat_dsyr2k(char uplo, char trans, int n, int k, double alpha, const double *a, int lda,
+                   const double *b, int ldb, double beta, double *c, int ldc);
+TELA_API void dsyr2k_(const char *uplo, const char *trans, const int *n, const int *k,
+                      const double *alpha, const double *a, const int *lda, const double *b,
+                      const int *ldb, const double *beta, double *c, const int *ldc);
+
 /* ---- LAPACK pivot indices (pivots.c) ---------------------------------------------------------
  * The Fortran routines take LP64 int pivots, tela's kernels tela_int ones (ptrdiff_t, twice the
  * bytes). No conversion in place is possible: an int array cannot hold the tela_int one, and the

@@ -46,17 +46,8 @@ static void fill_from_generic(gemm_kernel *kr)
 
 static bool cpu_runs(const char *name)
 {
-#if defined(__x86_64__) && defined(__GNUC__)
-    __builtin_cpu_init();
-    if (strcmp(name, "avx512") == 0)
-        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("fma");
-    if (strcmp(name, "avx2") == 0)
-        return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-#else
-    if (strcmp(name, "avx512") == 0 || strcmp(name, "avx2") == 0)
-        return false;
-#endif
-    return strcmp(name, "generic") == 0;
+    par_isa isa = par_isa_by_name(name);
+    return isa < PAR_ISA_COUNT && par_isa_runs(isa);
 }
 
 static int round_down(long x, int multiple, int low, int high)
@@ -135,12 +126,7 @@ static pthread_once_t chosen_once = PTHREAD_ONCE_INIT;
 static void choose(void)
 {
     pthread_once(&sized_once, size_kernels);
-    const char *forced = getenv("TELA_ARCH");
-    if (forced && *forced)
-        chosen = gemm_kernel_by_name(forced);
-    for (int i = 0; !chosen && i < GEMM_ISA_COUNT; i++)
-        if (cpu_runs(kernels[i].name))
-            chosen = &kernels[i];
+    chosen = gemm_kernel_by_name(par_isa_name(par_isa_chosen()));
 }
 
 const gemm_kernel *gemm_kernel_get(void)

@@ -83,6 +83,19 @@ static inline double par_tri_estimate_ns(tela_int s, tela_int rhs)
 bool par_may_split(tela_par par, double estimate_ns);
 double par_rate_copy_ns_per_element(void);
 
+/* ---- the instruction set (isa.c) ----
+ * Kernel families keep one build of their loops per ISA (files named *_avx512.c, *_avx2.c,
+ * compiled with those flags) and run the one par_isa_chosen() names. */
+typedef enum par_isa { PAR_ISA_GENERIC, PAR_ISA_AVX2, PAR_ISA_AVX512, PAR_ISA_COUNT } par_isa;
+
+/* The widest ISA this CPU runs, or the one TELA_ARCH names if the CPU runs it; chosen once. */
+par_isa par_isa_chosen(void);
+/* Whether this CPU runs isa. */
+bool par_isa_runs(par_isa isa);
+/* "generic", "avx2", "avx512"; par_isa_by_name's inverse (PAR_ISA_COUNT for an unknown name). */
+const char *par_isa_name(par_isa isa);
+par_isa par_isa_by_name(const char *name);
+
 /* ---- errors (error.c) ---- */
 
 /* Reports through the installed handler; returns status for convenience. */
