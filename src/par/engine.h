@@ -82,6 +82,13 @@ static inline double par_tri_estimate_ns(tela_int s, tela_int rhs)
  * (each costs a few tens of ns, docs/team.md). True for a bad policy, whose regions report it. */
 bool par_may_split(tela_par par, double estimate_ns);
 double par_rate_copy_ns_per_element(void);
+/* The serial time of a memory-bound routine that moves elements doubles (each read or written
+ * once, counted once per direction): what level-1 and level-2 regions tell the gate. The rate is
+ * a cache-resident copy's, the fastest streaming there is, so the estimate errs towards serial. */
+static inline double par_stream_estimate_ns(double elements)
+{
+    return elements * par_rate_copy_ns_per_element();
+}
 
 /* ---- the instruction set (isa.c) ----
  * Kernel families keep one build of their loops per ISA (files named *_avx512.c, *_avx2.c,
