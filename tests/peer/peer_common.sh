@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# peer_common.sh — what the netlib peer-suite runners share (sourced by run_blas3.sh and
+# peer_common.sh — what the netlib peer-suite runners share (sourced by run_blas.sh and
 # run_lapack.sh, not run): argument and file checks, the run itself with libtela.so.0 preloaded
 # in front of the reference libraries (TELA_NUM_THREADS, forced near-free dispatch above width 1,
 # the loader's LD_DEBUG=bindings log, tela's region trace), and the verdicts every suite needs
