@@ -242,7 +242,7 @@ void gemm_run(tela_par par, const gemm_problem *pr, const char *name)
      * calls and a copy of the problem, a cost at these sizes (docs/gemm.md,
      * "Small and unpacked paths"). */
     const bool small = gemm_is_small(pr->m, pr->n, pr->k);
-    if (small && pr->part == GEMM_ALL) {
+    if (small && pr->part == GEMM_ALL && !pr->kernel->packed_only) {
         pr->kernel->small(pr);
         return;
     }

@@ -148,6 +148,8 @@ static ptrdiff_t columns_per_l1_set(ptrdiff_t ld, ptrdiff_t k)
 bool gemm_prefers_unpacked(const gemm_problem *pr)
 {
     const ptrdiff_t m = pr->m, n = pr->n, k = pr->k;
+    if (pr->kernel->packed_only)
+        return false;
     if (gemm_is_small(m, n, k))
         return true;
     /* op(A) = A^T is read in place only when it fits the stack transpose. */
@@ -231,6 +233,24 @@ static void packed_loops(const gemm_problem *pr, double *buf)
     }
 }
 
+/* Depth of the blocks packed_on_stack runs. */
+#define GEMM_STACK_KC 64
+
+/* The blocked loops with blocks of one tile, GEMM_STACK_KC deep, packed on the stack (16 KiB):
+ * how a packed_only problem runs when no packing buffer can be had (out of memory), as it
+ * cannot take the unpacked path. Another depth sums in another order: other bits, only then. */
+static void packed_on_stack(const gemm_problem *pr)
+{
+    gemm_kernel tiny = *pr->kernel;
+    tiny.mc = tiny.mr;
+    tiny.nc = tiny.nr;
+    tiny.kc = GEMM_STACK_KC;
+    gemm_problem q = *pr;
+    q.kernel = &tiny;
+    double buf[GEMM_STACK_KC * (GEMM_MR_MAX + GEMM_NR_MAX)] __attribute__((aligned(64)));
+    packed_loops(&q, buf);
+}
+
 void gemm_serial_in(const gemm_problem *pr, double *buf, size_t len)
 {
     gemm_serial_on_path(pr, gemm_prefers_unpacked(pr), buf, len);
@@ -248,8 +268,11 @@ void gemm_serial_on_path(const gemm_problem *pr, bool unpacked, double *buf, siz
         buf = par_scratch_thread(PAR_SCRATCH_PACK, need * sizeof(double), &owned);
     if (!buf) {
         /* Only when out of memory (a thread keeps the largest serial need, par/scratch.c): the
-         * path that packs nothing. */
-        gemm_unpacked_columns(pr, 0, pr->n);
+         * path that packs nothing, or the least packing. */
+        if (pr->kernel->packed_only)
+            packed_on_stack(pr);
+        else
+            gemm_unpacked_columns(pr, 0, pr->n);
         return;
     }
     packed_loops(pr, buf);

@@ -87,6 +87,9 @@ typedef struct gemm_kernel {
     bool unpacked_fast;          /* small is a vector path worth using beyond tiny sizes */
     gemm_ukernel_narrow narrow;  /* edge tiles of few columns; NULL: the whole tile */
     gemm_transpose_fn transpose; /* op(A) = A^T copied for the small path */
+    /* Set on copies whose pack_a or pack_b reads an operand that the small and unpacked paths,
+     * which read operands in place, cannot (dsymm's symmetric one): their products always pack. */
+    bool packed_only;
 } gemm_kernel;
 
 /* The kernel set for this CPU, chosen once (cpuid) from the registries; TELA_ARCH=generic, avx2
@@ -147,6 +150,19 @@ void gemm_transpose(const double *a, ptrdiff_t lda, ptrdiff_t rows, ptrdiff_t co
                     double *restrict t, ptrdiff_t ldt);
 void gemm_transpose_avx512(const double *a, ptrdiff_t lda, ptrdiff_t rows, ptrdiff_t cols,
                            double *restrict t, ptrdiff_t ldt);
+
+/* A symmetric matrix S given as an operand whose op(X) holds it in its lower triangle (X's lower
+ * triangle untransposed, its upper one transposed): S(i, j) is op(X)(i, j) for i >= j, else
+ * op(X)(j, i); the other triangle of X is never read (pack_sym.c). These are gemm_pack_a's and
+ * gemm_pack_b's contracts for op(A) = S or op(B) = S, on the packers of gemm_kernel_get()
+ * (dsymm puts them in a packed_only copy of that kernel set). */
+void gemm_pack_a_sym(const gemm_operand *s, ptrdiff_t i0, int mc, ptrdiff_t p0, int kc,
+                     double alpha, int mr, double *restrict out);
+void gemm_pack_b_sym(const gemm_operand *s, ptrdiff_t p0, int kc, ptrdiff_t j0, int n_block,
+                     int first_panel, int last_panel, int nr, double *restrict out);
+/* full (order x order, leading dimension ld) = S: exact copies, by kr's transposer. */
+void gemm_sym_expand(const gemm_kernel *kr, const gemm_operand *s, ptrdiff_t order, double *full,
+                     ptrdiff_t ld);
 
 /* Packs rows [i0, i0 + mc) x columns [p0, p0 + kc) of op(A), times alpha,
  * into mr-row panels (zero-padded): panel r holds kc columns of mr values. */

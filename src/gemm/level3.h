@@ -211,5 +211,8 @@ bool level3_trans(char c, bool *trans);
 bool level3_diag(char c, bool *unit);
 /* B(0:m, 0:n) *= alpha (alpha = 0: zeros, NaN overwritten). */
 void level3_scale(double *b, tela_int ldb, tela_int m, tela_int n, double alpha);
+/* The upper or lower triangle of C(0:n, 0:n) times beta (beta = 0: zeros, NaN overwritten):
+ * syrk's and syr2k's product when alpha = 0 or k = 0 (syrk.c). */
+void level3_scale_triangle(double *c, tela_int ldc, tela_int n, bool upper, double beta);
 
 #endif /* TELA_GEMM_LEVEL3_H */

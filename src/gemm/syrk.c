@@ -8,8 +8,7 @@
  * columns by the elements they hold). */
 #include "gemm/level3.h"
 
-/* The uplo triangle of C(0:n, 0:n) times beta. */
-static void scale_triangle(double *c, tela_int ldc, tela_int n, bool upper, double beta)
+void level3_scale_triangle(double *c, tela_int ldc, tela_int n, bool upper, double beta)
 {
     for (tela_int j = 0; j < n; j++) {
         tela_int i_from = upper ? 0 : j, i_to = upper ? j + 1 : n;
@@ -40,7 +39,7 @@ int tela_dsyrk(tela_par par, char uplo, char trans, tela_int n, tela_int k, doub
     if (!c)
         return -9;
     if (alpha == 0.0 || k == 0) {
-        scale_triangle(c, ldc, n, upper, beta);
+        level3_scale_triangle(c, ldc, n, upper, beta);
         return 0;
     }
     if (!a)

@@ -67,7 +67,11 @@ static bool multiply_by_shares(tela_par par, const tri_view *t, bool left, tela_
     const tela_int v = left ? kr->nr : kr->mr;
     share_job job = {t, left, m, n, (rhs + bound - 1) / bound, b, ldb};
     job.per = (job.per + v - 1) / v * v;
-    const size_t gemm = gemm_serial_buffer_len(kr, s, job.per, s),
+    /* Room for a share's GEMMs: (up to s) x per x s on the left, per x (up to s) x s on the
+     * right. A GEMM given less packs into the thread's kept buffer, which on the caller is the
+     * one holding every member's buffer: it would overwrite another member's. */
+    const size_t gemm = left ? gemm_serial_buffer_len(kr, s, job.per, s)
+                             : gemm_serial_buffer_len(kr, job.per, s, s),
                  leaf = level3_multiply_len(left, LEVEL3_CHUNK_TRI);
     return level3_chunks_if_buffers(par, "dtrmm", bound, par_tri_estimate_ns(s, rhs),
                                     gemm > leaf ? gemm : leaf, multiply_share, &job);
