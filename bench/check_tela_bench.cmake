@@ -1,15 +1,19 @@
 # check_tela_bench.cmake — the ctest smoke test of tela-bench (cmake -P).
 #
-# Runs every routine (level 3 and LAPACK; potrf, potrs, posv on both triangles) at two sizes,
-# 1 and 2 threads, two rounds, with OpenBLAS as the environment configures it
-# (--openblas-coretype auto: a test names no kernel set; OPENBLAS_CORETYPE may well be set), and
-# checks that the run succeeded (which includes the agreement or residual check of every size),
-# that the header gives the measured FMA peak per core and on 2 threads and says where
-# OpenBLAS's core came from, that every table has a "% peak" column for each side, that the CSV
-# has a row from both sides for every routine, thread count and size (nrhs filled in for the
-# solves only; at 2 threads also tela serially, timed in the same rounds; the peak and the
-# percentage last), and that the plot is an SVG file with a panel per routine and the peak
-# lines — never what the times are.
+# Runs every routine (level 3, LAPACK and the memory-bound level 1 and 2; gemm NN and TN, so
+# gemv N and T; potrf, potrs, posv on both triangles) at two sizes, 1 and 2 threads, two
+# rounds, with OpenBLAS as the environment configures it (--openblas-coretype auto: a test names
+# no kernel set; OPENBLAS_CORETYPE may well be set) and a small bandwidth probe
+# (--bandwidth-mib 64: the test checks that it runs, not what it reads), and checks that the run
+# succeeded (which includes the agreement or residual check of every size), that the header
+# gives the measured FMA peak per core and on 2 threads, the measured read and triad bandwidth
+# on 1 and 2 threads, and says where OpenBLAS's core came from, that every table has a "% peak"
+# column for each side (memory-bound: "% read"), that the CSV has a row from both sides for
+# every routine, thread count and size (nrhs filled in for the solves only; at 2 threads also
+# tela serially, timed in the same rounds; the peak and the percentage; then the GB/s columns,
+# the bandwidth and its percentage, filled in for the memory-bound routines only), and that the
+# plot is an SVG file with a panel per routine and the peak and bandwidth lines — never what
+# the times are.
 # Variables: BENCH (the program), WORK_DIR. A tela-bench that finds no OpenBLAS exits 77:
 # the test is then reported as skipped.
 foreach(var BENCH WORK_DIR)
@@ -18,9 +22,13 @@ foreach(var BENCH WORK_DIR)
     endif()
 endforeach()
 
-set(routines gemm trsm trmm syrk getrf getrs potrf potrs gesv posv)
+set(routines gemm trsm trmm syrk symm syr2k getrf getrs potrf potrs gesv posv
+             dot axpy nrm2 gemv symv ger trsv)
+set(memory_routines dot axpy nrm2 gemv symv ger trsv)
 set(solves getrs potrs gesv posv)
 set(uplo_routines potrf potrs posv)
+# Routines with two variants besides the triangles: gemm NN and TN, gemv N and T.
+set(trans_routines gemm gemv)
 set(nrhs 7)
 set(threads 1 2)
 set(sizes 16 64)
@@ -33,8 +41,8 @@ list(JOIN threads "," thread_list)
 list(JOIN sizes "," size_list)
 execute_process(
     COMMAND "${BENCH}" --sizes ${size_list} --threads ${thread_list} --rounds ${rounds}
-            --routines ${routine_list} --nrhs ${nrhs} --uplo L,U --openblas-coretype auto
-            --csv "${csv_file}" --plot "${svg_file}"
+            --routines ${routine_list} --nrhs ${nrhs} --uplo L,U --trans NN,TN
+            --openblas-coretype auto --bandwidth-mib 64 --csv "${csv_file}" --plot "${svg_file}"
     RESULT_VARIABLE result
     OUTPUT_VARIABLE output
     ERROR_VARIABLE errors
@@ -57,31 +65,59 @@ endif()
 
 # Every size was checked and agreed (a disagreement also makes the exit status non-zero).
 list(LENGTH routines routine_count)
+list(LENGTH memory_routines memory_count)
 list(LENGTH uplo_routines uplo_count)
+list(LENGTH trans_routines trans_count)
 list(LENGTH threads thread_count)
 list(LENGTH sizes size_count)
-math(EXPR checked "(${routine_count} + ${uplo_count}) * ${thread_count} * ${size_count}")
+# Tables (groups): one per routine and variant and thread count; the memory-bound ones (gemv
+# twice) apart.
+math(EXPR variants "${routine_count} + ${uplo_count} + ${trans_count}")
+math(EXPR memory_variants "${memory_count} + 1")
+math(EXPR compute_variants "${variants} - ${memory_variants}")
+math(EXPR checked "${variants} * ${thread_count} * ${size_count}")
 if(NOT output MATCHES "agreement: ${checked} of ${checked} checked sizes")
     message(FATAL_ERROR "tela-bench: expected agreement on ${checked} sizes")
 endif()
 
 set(number "[0-9]+(\\.[0-9]+)?")
+# The same without a group: CMake's regular expressions hold at most 9 groups.
+set(plain "[0-9]+\\.?[0-9]*")
 if(NOT output MATCHES "\n  measured FMA peak: ${number} GFLOP/s per core, ${number} on 2 threads\n")
     message(FATAL_ERROR "tela-bench: no measured FMA peak per core and on 2 threads in the header")
+endif()
+if(NOT output MATCHES "\n  measured memory bandwidth: read ${number} GB/s on 1 thread, ${number} on 2 threads; triad ${number}, ${number}\n")
+    message(FATAL_ERROR "tela-bench: no measured read and triad bandwidth on 1 and 2 threads in "
+                        "the header")
 endif()
 if(NOT output MATCHES "\n    core: [A-Za-z0-9]+ \\(--openblas-coretype auto: [^)]+\\); threading: ")
     message(FATAL_ERROR "tela-bench: the header does not say where OpenBLAS's core came from")
 endif()
-# Every table: a title naming the peak, the header row with a % peak column per side.
-math(EXPR tables "(${routine_count} + ${uplo_count}) * ${thread_count}")
+# Every table: a title naming the peak (memory-bound: the read bandwidth), the header row with
+# a % peak (% read) column per side.
+math(EXPR tables "${variants} * ${thread_count}")
+math(EXPR compute_tables "${compute_variants} * ${thread_count}")
+math(EXPR memory_tables "${memory_variants} * ${thread_count}")
 string(REGEX MATCHALL "% peak: of the measured FMA peak, ${number}\n" titles "${output}")
 string(REGEX MATCHALL "\n     n \\| tela +\\| % peak \\| OpenBLAS +\\| % peak \\| tela/OpenBLAS \\|"
        header_rows "${output}")
 list(LENGTH titles title_count)
 list(LENGTH header_rows header_row_count)
-if(NOT title_count EQUAL tables OR NOT header_row_count EQUAL tables)
+if(NOT title_count EQUAL compute_tables OR NOT header_row_count EQUAL compute_tables)
     message(FATAL_ERROR "tela-bench: ${title_count} table titles with the peak and "
-                        "${header_row_count} header rows with % peak columns, not ${tables}")
+                        "${header_row_count} header rows with % peak columns, not "
+                        "${compute_tables}")
+endif()
+string(REGEX MATCHALL "% read: of the measured read bandwidth, ${number} GB/s\n" titles
+       "${output}")
+string(REGEX MATCHALL "\n +n \\| tela +\\| % read \\| OpenBLAS +\\| % read \\| tela/OpenBLAS \\|"
+       header_rows "${output}")
+list(LENGTH titles title_count)
+list(LENGTH header_rows header_row_count)
+if(NOT title_count EQUAL memory_tables OR NOT header_row_count EQUAL memory_tables)
+    message(FATAL_ERROR "tela-bench: ${title_count} table titles with the read bandwidth and "
+                        "${header_row_count} header rows with % read columns, not "
+                        "${memory_tables}")
 endif()
 # A row: n, tela's summary and % peak, OpenBLAS's and % peak, the ratio.
 set(summary "${number} \\(${number}-${number}\\) *")
@@ -100,13 +136,21 @@ endif()
 file(STRINGS "${csv_file}" rows)
 list(GET rows 0 header)
 if(NOT header STREQUAL
-   "routine,trans,threads,n,side,gflops_median,gflops_min,gflops_max,rounds,nrhs,peak_gflops,percent_of_peak")
+   "routine,trans,threads,n,side,gflops_median,gflops_min,gflops_max,rounds,nrhs,peak_gflops,percent_of_peak,gbs_median,gbs_min,gbs_max,bandwidth_gbs,percent_of_bandwidth")
     message(FATAL_ERROR "tela-bench: unexpected CSV header: ${header}")
 endif()
 foreach(routine ${routines})
     list(FIND uplo_routines ${routine} uplo_index)
+    list(FIND memory_routines ${routine} memory_index)
+    if(memory_index GREATER -1)
+        set(bandwidth_columns "${plain},${plain},${plain},${plain},${plain}")
+    else()
+        set(bandwidth_columns ",,,,")
+    endif()
     if(routine STREQUAL "gemm")
-        set(variants "NN")
+        set(variants NN TN)
+    elseif(routine STREQUAL "gemv")
+        set(variants N T)
     elseif(uplo_index GREATER -1)
         set(variants L U)
     else()
@@ -127,7 +171,7 @@ foreach(routine ${routines})
                     list(APPEND sides tela_serial)
                 endif()
                 foreach(side ${sides})
-                    set(row "^${routine},${trans},${thread},${n},${side},${number},${number},${number},${rounds},${routine_nrhs},${number},${number}$")
+                    set(row "^${routine},${trans},${thread},${n},${side},${plain},${plain},${plain},${rounds},${routine_nrhs},${plain},${plain},${bandwidth_columns}$")
                     set(found 0)
                     foreach(line ${rows})
                         if(line MATCHES "${row}")
@@ -153,8 +197,13 @@ if(NOT svg_start MATCHES "^<svg ")
 endif()
 file(READ "${svg_file}" svg)
 foreach(routine ${routines})
-    if(NOT svg MATCHES "font-weight=\"bold\">${routine}( NN| L)?</text>")
+    if(NOT svg MATCHES "font-weight=\"bold\">${routine}( NN| N| L)?</text>")
         message(FATAL_ERROR "tela-bench: the plot has no panel for ${routine}")
+    endif()
+endforeach()
+foreach(panel "gemm TN" "gemv T")
+    if(NOT svg MATCHES "font-weight=\"bold\">${panel}</text>")
+        message(FATAL_ERROR "tela-bench: the plot has no panel for ${panel}")
     endif()
 endforeach()
 foreach(routine ${uplo_routines})
@@ -170,5 +219,9 @@ foreach(thread ${threads})
     endif()
     if(NOT svg MATCHES "${label}")
         message(FATAL_ERROR "tela-bench: the plot has no peak line for ${thread} thread(s)")
+    endif()
+    string(REPLACE "measured FMA peak" "measured read bandwidth" label "${label}")
+    if(NOT svg MATCHES "${label}")
+        message(FATAL_ERROR "tela-bench: the plot has no bandwidth line for ${thread} thread(s)")
     endif()
 endforeach()

@@ -1,8 +1,10 @@
-/* tela_bench.c — tela-bench: tela's level-3, LU and Cholesky kernels against OpenBLAS (loaded
- * into a namespace of its own, tela_bench_openblas.c) at the same thread counts in one process:
- * each size checked (agreement of the level-3 results, residuals of the LAPACK ones), then
- * interleaved rounds; median GFLOP/s (min-max), tela/OpenBLAS and each side's share of the
- * measured FMA peak per size, CSV, an SVG plot. */
+/* tela_bench.c — tela-bench: tela's level-3, LU, Cholesky and memory-bound level-1 and level-2
+ * kernels against OpenBLAS (loaded into a namespace of its own, tela_bench_openblas.c) at the
+ * same thread counts in one process: each size checked (agreement of the BLAS results, residuals
+ * of the LAPACK ones), then interleaved rounds; median GFLOP/s (min-max), or GB/s for the
+ * memory-bound routines, tela/OpenBLAS and each side's share of the measured FMA peak (of the
+ * measured read bandwidth) per size, CSV, an SVG plot. */
+#include "bandwidth.h"
 #include "bench_median.h"
 #include "peak.h"
 #include "tela.h"
@@ -28,8 +30,11 @@
 #define MAX_SIZES         64
 #define MAX_THREAD_COUNTS 8
 #define MAX_THREADS       256
-#define MAX_SIZE          16384
+#define MAX_SIZE          16384     /* a matrix's order */
+#define MAX_VECTOR_SIZE   100000000 /* a level-1 vector's length (800 MB) */
 #define MAX_TRANS         4
+/* Largest bandwidth probe accepted (--bandwidth-mib), MiB. */
+#define MAX_BANDWIDTH_MIB 65536
 /* Rounds per size, and the default --quick uses (the demo). */
 #define DEFAULT_ROUNDS 11
 #define QUICK_ROUNDS   7
@@ -54,8 +59,9 @@
 /* Untimed calls for this long per side when a routine and thread count starts (OpenBLAS
  * creates its threads on first use, tela's pool wakes, pages and code get warm), at this size
  * or the largest one asked for if smaller. */
-#define WARM_UP_NS   50000000LL
-#define WARM_UP_SIZE 256
+#define WARM_UP_NS          50000000LL
+#define WARM_UP_SIZE        256
+#define WARM_UP_VECTOR_SIZE 65536 /* level 1: as many elements as a 256 x 256 matrix */
 /* Calls run for this long after the agreement check; the fastest of them sets the batch size
  * (a slow one is a wake-up or an interruption, not the call's time). */
 #define CALIBRATION_NS 5000000LL
@@ -69,13 +75,21 @@ static const int quick_sizes[] = {64, 256, 1024};
 static const int quick_lapack_sizes[] = {256, 1024};
 static const enum tb_routine quick_routines[] = {TB_GEMM, TB_TRSM,  TB_TRMM,
                                                  TB_SYRK, TB_GETRF, TB_POTRF};
+/* The memory-bound routines' sizes, run only when named: level 1 from L1-cache-sized vectors to
+ * ten times the last-level cache, level 2 from a matrix in L2 to one of 512 MiB; with --quick,
+ * one size in a cache near the core, one in the last level, one in memory. */
+static const int vector_sizes[] = {1000, 10000, 100000, 1000000, 10000000};
+static const int level2_sizes[] = {64, 128, 256, 512, 1024, 2048, 4096, 8192};
+static const int quick_vector_sizes[] = {1000, 100000, 10000000};
+static const int quick_level2_sizes[] = {256, 1024, 4096};
 /* Right-hand sides of getrs, potrs, gesv and posv without --nrhs: a fixed count, as LAPACK's
  * timing programs use, so the solves' cost grows as n^2 (a trsm of n x 100). */
 #define DEFAULT_NRHS 100
 
 /* Up to this order, a group of two or more threads also times tela serially in the same
  * rounds: issue 6 asks two threads to be no slower than one there, and the two groups run
- * minutes apart (the caller may even sit on another core), so only the same rounds compare. */
+ * minutes apart (the caller may even sit on another core), so only the same rounds compare.
+ * Level 1: up to the elements of such a matrix. */
 #define SCALING_MAX_N 128
 
 struct settings {
@@ -83,6 +97,8 @@ struct settings {
     int routine_count;
     char trans[MAX_TRANS][2]; /* --trans for gemm: transa, transb */
     int trans_count;
+    char gemv_trans[2]; /* gemv: the first letters of --trans, each once, in order */
+    int gemv_trans_count;
     char uplo[2]; /* --uplo for potrf, potrs, posv: 'L', 'U' */
     int uplo_count;
     int threads[MAX_THREAD_COUNTS]; /* --threads, in the order given */
@@ -94,6 +110,7 @@ struct settings {
     double batch_ms;       /* --batch-ms */
     int settle_max_ms;     /* --settle-max-ms */
     double peak_gflops;    /* --peak-gflops: per core; 0 until given (then measured) */
+    int bandwidth_mib;     /* --bandwidth-mib: the bandwidth probe's arrays, MiB in all */
     double tolerance;      /* --tolerance */
     int quick;             /* --quick */
     const char *csv_path;  /* --csv FILE, or NULL */
@@ -104,14 +121,14 @@ struct settings {
 };
 
 struct summary {
-    double median, min, max; /* GFLOP/s over the rounds */
+    double median, min, max; /* GFLOP/s over the rounds, GB/s for the memory-bound routines */
 };
 
 /* One routine (and gemm transpose pair) at one thread count: a table, a CSV block, a line per
  * side in the plot. */
 struct group {
     enum tb_routine routine;
-    char transa, transb; /* gemm; 'N' for the others */
+    char transa, transb; /* gemm; gemv transa; 'N' for the others */
     char uplo;           /* potrf, potrs, posv; 'L' for the others */
     int threads;
     int sizes[MAX_SIZES];
@@ -122,6 +139,8 @@ struct group {
     int has_serial[MAX_SIZES];
     struct tb_check check[MAX_SIZES]; /* tb_problem_check of the checked calls */
     long calls[MAX_SIZES];            /* calls per timed batch */
+    double bytes_per_flop[MAX_SIZES]; /* memory-bound: a call's bytes over its flops, which turns
+                                         the GB/s of result into GFLOP/s; 0 otherwise */
     int tela_width;                   /* width of tela's team (1: tela_par_seq) */
     int openblas_threads;             /* what openblas_get_num_threads said after setting */
     double other_load;                /* CPU share other processes used while the group ran */
@@ -135,6 +154,10 @@ struct bench {
     struct fma_peak peak[MAX_THREAD_COUNTS]; /* per entry of settings.threads; measured, or the
                                                 given per-core peak times the thread count */
     struct fma_peak peak_per_core;           /* on one thread */
+    struct memory_bandwidth bandwidth[MAX_THREAD_COUNTS]; /* per entry of settings.threads, when
+                                                             has_memory_bound */
+    struct memory_bandwidth bandwidth_one;                /* on one thread */
+    int has_memory_bound;                                 /* the run has a memory-bound routine */
     struct group *groups;
     int group_count;
     long settle_timeouts; /* rounds started while other threads were still busy */
@@ -243,6 +266,29 @@ static double peak_gflops(const struct bench *bench, int threads)
     return NAN;
 }
 
+/* The measured read bandwidth of a thread count, GB/s; NAN for a count the run does not have,
+ * or when the run has no memory-bound routine (then it is not measured). */
+static double read_bandwidth(const struct bench *bench, int threads)
+{
+    if (!bench->has_memory_bound)
+        return NAN;
+    if (threads == 1)
+        return bench->bandwidth_one.read_gbs;
+    for (int i = 0; i < bench->settings.thread_count; i++) {
+        if (bench->settings.threads[i] == threads)
+            return bench->bandwidth[i].read_gbs;
+    }
+    return NAN;
+}
+
+/* What a routine's percentages at a thread count are of: the FMA peak, GFLOP/s, or for the
+ * memory-bound routines the read bandwidth, GB/s. */
+static double reference_rate(const struct bench *bench, enum tb_routine routine, int threads)
+{
+    return tb_routine_is_memory_bound(routine) ? read_bandwidth(bench, threads)
+                                               : peak_gflops(bench, threads);
+}
+
 /* Tries at a multi-thread peak that reads below PEAK_LOW_SHARE of the per-core peak times the
  * threads (a probe is ~60 ms), and the wait between them. */
 #define PEAK_ATTEMPTS     5
@@ -304,6 +350,30 @@ static int find_peaks(struct bench *bench)
     return status;
 }
 
+/* The memory bandwidth (bandwidth.h) on one thread and at every thread count of the run, when
+ * the run has memory-bound routines. main runs it before OpenBLAS is loaded, as find_peaks.
+ * Returns 0, or -1 out of memory or if a probe thread could not be started. */
+static int find_bandwidths(struct bench *bench)
+{
+    const struct settings *settings = &bench->settings;
+    if (!bench->has_memory_bound)
+        return 0;
+    if (settings->show_progress)
+        fprintf(stderr, "\r  measuring the memory bandwidth");
+    settle(settings->settle_max_ms);
+    const size_t bytes = (size_t)settings->bandwidth_mib << 20;
+    int status = memory_bandwidth_measure(1, bytes, &bench->bandwidth_one);
+    for (int i = 0; i < settings->thread_count && status == 0; i++) {
+        if (settings->threads[i] == 1)
+            bench->bandwidth[i] = bench->bandwidth_one;
+        else
+            status = memory_bandwidth_measure(settings->threads[i], bytes, &bench->bandwidth[i]);
+    }
+    if (settings->show_progress)
+        fprintf(stderr, "\r%60s\r", "");
+    return status;
+}
+
 /* ---- one side, one call or a batch ---------------------------------------------------------- */
 
 /* The execution policy and OpenBLAS of a group while it runs. */
@@ -353,6 +423,8 @@ static void progress(const struct bench *bench, const struct group *g, int n, co
     char trans[8] = "";
     if (g->routine == TB_GEMM)
         snprintf(trans, sizeof trans, " %c%c", g->transa, g->transb);
+    else if (g->routine == TB_GEMV)
+        snprintf(trans, sizeof trans, " %c", g->transa);
     else if (tb_routine_has_uplo(g->routine))
         snprintf(trans, sizeof trans, " %c", g->uplo);
     fprintf(stderr, "\r  %s%s %dT n=%d %-24s", tb_routine_names[g->routine], trans, g->threads, n,
@@ -386,7 +458,8 @@ static int warm_up(struct bench *bench, const struct group *g, const struct side
     int largest = 1;
     for (int i = 0; i < g->size_count; i++)
         largest = g->sizes[i] > largest ? g->sizes[i] : largest;
-    const int n = largest < WARM_UP_SIZE ? largest : WARM_UP_SIZE;
+    const int most = tb_routine_is_vector(g->routine) ? WARM_UP_VECTOR_SIZE : WARM_UP_SIZE;
+    const int n = largest < most ? largest : most;
     struct tb_problem p;
     if (tb_problem_init(&p, g->routine, g->transa, g->transb, g->uplo, n, bench->settings.nrhs,
                         &bench->openblas) != 0)
@@ -426,9 +499,13 @@ static int measure_size(struct bench *bench, struct group *g, int index, const s
     while (made < TB_SIDE_COUNT && tb_state_init(&p, &out[made]) == 0)
         made++;
     /* Slot TB_SIDE_COUNT: tela serially (groups of 2+ threads, n <= SCALING_MAX_N). */
-    const int slots = g->threads > 1 && n <= SCALING_MAX_N ? TB_SIDE_COUNT + 1 : TB_SIDE_COUNT;
-    double *gflops = calloc((size_t)settings->rounds * (TB_SIDE_COUNT + 1), sizeof *gflops);
-    int status = made == TB_SIDE_COUNT && gflops ? 0 : -1;
+    const int scaling =
+        tb_routine_is_vector(g->routine) ? n <= SCALING_MAX_N * SCALING_MAX_N : n <= SCALING_MAX_N;
+    const int slots = g->threads > 1 && scaling ? TB_SIDE_COUNT + 1 : TB_SIDE_COUNT;
+    /* A call's work: its flops, or the bytes a memory-bound routine must move. */
+    const double work = tb_routine_is_memory_bound(g->routine) ? p.bytes : p.flops;
+    double *rates = calloc((size_t)settings->rounds * (TB_SIDE_COUNT + 1), sizeof *rates);
+    int status = made == TB_SIDE_COUNT && rates ? 0 : -1;
     const struct sides serial = {tela_par_seq(), sides->openblas};
 
     /* The check: one call of each side from the same starting values. */
@@ -489,20 +566,21 @@ static int measure_size(struct bench *bench, struct group *g, int index, const s
                 status = -1;
                 break;
             }
-            gflops[(size_t)slot * (size_t)settings->rounds + (size_t)round] =
-                p.flops * (double)calls / (double)ns;
+            rates[(size_t)slot * (size_t)settings->rounds + (size_t)round] =
+                work * (double)calls / (double)ns;
         }
     }
     if (status == 0) {
         for (int side = 0; side < TB_SIDE_COUNT; side++)
             g->result[index][side] =
-                summarize(gflops + (size_t)side * (size_t)settings->rounds, settings->rounds);
+                summarize(rates + (size_t)side * (size_t)settings->rounds, settings->rounds);
         g->has_serial[index] = slots > TB_SIDE_COUNT;
         if (g->has_serial[index])
-            g->serial[index] = summarize(gflops + (size_t)TB_SIDE_COUNT * (size_t)settings->rounds,
+            g->serial[index] = summarize(rates + (size_t)TB_SIDE_COUNT * (size_t)settings->rounds,
                                          settings->rounds);
+        g->bytes_per_flop[index] = tb_routine_is_memory_bound(g->routine) ? p.bytes / p.flops : 0.0;
     }
-    free(gflops);
+    free(rates);
     for (int side = 0; side < made; side++)
         tb_state_free(&out[side]);
     tb_problem_free(&p);
@@ -515,6 +593,8 @@ static const char *group_label(const struct group *g, char *text, size_t size)
 {
     if (g->routine == TB_GEMM)
         snprintf(text, size, "%s %c%c", tb_routine_names[g->routine], g->transa, g->transb);
+    else if (g->routine == TB_GEMV)
+        snprintf(text, size, "%s %c", tb_routine_names[g->routine], g->transa);
     else if (tb_routine_has_uplo(g->routine))
         snprintf(text, size, "%s %c", tb_routine_names[g->routine], g->uplo);
     else
@@ -581,16 +661,48 @@ static const char *format_summary(struct summary s, char *text, size_t size)
     return text;
 }
 
+/* The bytes a call of a memory-bound routine is counted to move (tb_problem's bytes). */
+static const char *bytes_formula(enum tb_routine routine)
+{
+    switch (routine) {
+    case TB_DOT:
+        return "16n";
+    case TB_AXPY:
+        return "24n";
+    case TB_NRM2:
+        return "8n";
+    case TB_GEMV:
+        return "8(n^2 + 3n)";
+    case TB_SYMV:
+        return "8(n(n+1)/2 + 3n), one pass over the triangle";
+    case TB_GER:
+        return "8(2n^2 + 2n)";
+    case TB_TRSV:
+        return "8(n(n+1)/2 + 2n)";
+    default:
+        return "";
+    }
+}
+
 static void print_table(const struct bench *bench, const struct group *g)
 {
     const struct settings *settings = &bench->settings;
     char label[32];
     group_label(g, label, sizeof label);
-    const double peak = peak_gflops(bench, g->threads);
-    printf("\n%s, %d thread%s: GFLOP/s, median (min-max) over %d rounds; %% peak: of the %s "
-           "peak, %.1f\n",
-           label, g->threads, g->threads == 1 ? "" : "s", settings->rounds,
-           settings->peak_gflops > 0.0 ? "given" : "measured FMA", peak);
+    const int memory_bound = tb_routine_is_memory_bound(g->routine);
+    const double peak = reference_rate(bench, g->routine, g->threads);
+    const char *unit = memory_bound ? "GB/s" : "GFLOP/s",
+               *percent = memory_bound ? "% read" : "% peak";
+    if (memory_bound)
+        printf("\n%s, %d thread%s: GB/s of the bytes a call must move, %s, median (min-max) over "
+               "%d rounds;\n  %% read: of the measured read bandwidth, %.1f GB/s\n",
+               label, g->threads, g->threads == 1 ? "" : "s", bytes_formula(g->routine),
+               settings->rounds, peak);
+    else
+        printf("\n%s, %d thread%s: GFLOP/s, median (min-max) over %d rounds; %% peak: of the %s "
+               "peak, %.1f\n",
+               label, g->threads, g->threads == 1 ? "" : "s", settings->rounds,
+               settings->peak_gflops > 0.0 ? "given" : "measured FMA", peak);
     if (g->threads == 1)
         printf("  tela: tela_par_seq(); OpenBLAS: openblas_set_num_threads(1)\n");
     else
@@ -607,8 +719,10 @@ static void print_table(const struct bench *bench, const struct group *g)
                settings->nrhs);
     else if (tb_routine_is_lapack(g->routine))
         printf("  each call from the same input, copied in outside the timed part\n");
-    printf("%6s | %-19s | %6s | %-19s | %6s | %13s | %7s | %s\n", "n", "tela", "% peak", "OpenBLAS",
-           "% peak", "tela/OpenBLAS", "calls",
+    /* Level 1's n reaches eight digits. */
+    const int n_width = tb_routine_is_vector(g->routine) ? 8 : 6;
+    printf("%*s | %-19s | %6s | %-19s | %6s | %13s | %7s | %s\n", n_width, "n", "tela", percent,
+           "OpenBLAS", percent, "tela/OpenBLAS", "calls",
            tb_routine_is_lapack(g->routine) ? "residual: tela (OpenBLAS)" : "diff");
     for (int i = 0; i < g->done; i++) {
         char tela[80], openblas[80], tela_percent[16], openblas_percent[16], ratio[16], check[128];
@@ -617,7 +731,7 @@ static void print_table(const struct bench *bench, const struct group *g)
             snprintf(ratio, sizeof ratio, "%.2f", t.median / o.median);
         else
             snprintf(ratio, sizeof ratio, "-");
-        printf("%6d | %-19s | %6s | %-19s | %6s | %13s | %7ld | %s\n", g->sizes[i],
+        printf("%*d | %-19s | %6s | %-19s | %6s | %13s | %7ld | %s\n", n_width, g->sizes[i],
                format_summary(t, tela, sizeof tela),
                format_percent(t.median, peak, tela_percent, sizeof tela_percent),
                format_summary(o, openblas, sizeof openblas),
@@ -629,10 +743,34 @@ static void print_table(const struct bench *bench, const struct group *g)
             continue;
         const struct summary t = g->result[i][TB_TELA], one = g->serial[i];
         printf("  n = %d, tela at %d threads against tela serially in the same rounds: %.2f "
-               "(%.1f / %.1f GFLOP/s)\n",
-               g->sizes[i], g->threads, t.median / one.median, t.median, one.median);
+               "(%.1f / %.1f %s)\n",
+               g->sizes[i], g->threads, t.median / one.median, t.median, one.median, unit);
     }
     fflush(stdout);
+}
+
+/* One CSV row of size index of g. The GFLOP/s columns for every routine (a memory-bound
+ * routine's GB/s turned into GFLOP/s by its flop count) with their share of the FMA peak; for
+ * the memory-bound routines also the GB/s columns with their share of the read bandwidth, empty
+ * for the others. */
+static void write_csv_row(FILE *csv, const struct bench *bench, const struct group *g, int index,
+                          const char *trans, const char *side, struct summary s, const char *nrhs,
+                          int threads)
+{
+    const int memory_bound = tb_routine_is_memory_bound(g->routine);
+    const double to_gflops = memory_bound ? 1.0 / g->bytes_per_flop[index] : 1.0;
+    const double peak = peak_gflops(bench, threads);
+    fprintf(csv, "%s,%s,%d,%d,%s,%.3f,%.3f,%.3f,%d,%s,%.3f,%.2f", tb_routine_names[g->routine],
+            trans, g->threads, g->sizes[index], side, s.median * to_gflops, s.min * to_gflops,
+            s.max * to_gflops, bench->settings.rounds, nrhs, peak,
+            100.0 * s.median * to_gflops / peak);
+    if (memory_bound) {
+        const double bandwidth = read_bandwidth(bench, threads);
+        fprintf(csv, ",%.3f,%.3f,%.3f,%.3f,%.2f\n", s.median, s.min, s.max, bandwidth,
+                100.0 * s.median / bandwidth);
+    } else {
+        fprintf(csv, ",,,,,\n");
+    }
 }
 
 static int write_csv(const struct bench *bench, const char *path)
@@ -641,10 +779,12 @@ static int write_csv(const struct bench *bench, const char *path)
     if (!csv)
         return -1;
     fprintf(csv, "routine,trans,threads,n,side,gflops_median,gflops_min,gflops_max,rounds,nrhs,"
-                 "peak_gflops,percent_of_peak\n");
+                 "peak_gflops,percent_of_peak,gbs_median,gbs_min,gbs_max,bandwidth_gbs,"
+                 "percent_of_bandwidth\n");
     for (int k = 0; k < bench->group_count; k++) {
         const struct group *g = &bench->groups[k];
-        /* The trans column: gemm's pair, the triangle of potrf, potrs, posv, else 'N'. */
+        /* The trans column: gemm's pair, gemv's letter, the triangle of potrf, potrs, posv, else
+         * 'N'. */
         char trans[3] = {g->transa, g->transb, '\0'};
         if (g->routine != TB_GEMM)
             trans[1] = '\0';
@@ -653,23 +793,13 @@ static int write_csv(const struct bench *bench, const char *path)
         char nrhs[16] = "";
         if (tb_routine_has_rhs(g->routine))
             snprintf(nrhs, sizeof nrhs, "%d", bench->settings.nrhs);
-        /* tela_serial ran on one thread: its share is of the one-thread peak. */
-        const double peak = peak_gflops(bench, g->threads), serial_peak = peak_gflops(bench, 1);
         for (int i = 0; i < g->done; i++) {
-            for (int side = 0; side < TB_SIDE_COUNT; side++) {
-                struct summary s = g->result[i][side];
-                fprintf(csv, "%s,%s,%d,%d,%s,%.3f,%.3f,%.3f,%d,%s,%.3f,%.2f\n",
-                        tb_routine_names[g->routine], trans, g->threads, g->sizes[i],
-                        tb_side_names[side], s.median, s.min, s.max, bench->settings.rounds, nrhs,
-                        peak, 100.0 * s.median / peak);
-            }
-            if (g->has_serial[i]) {
-                const struct summary s = g->serial[i];
-                fprintf(csv, "%s,%s,%d,%d,tela_serial,%.3f,%.3f,%.3f,%d,%s,%.3f,%.2f\n",
-                        tb_routine_names[g->routine], trans, g->threads, g->sizes[i], s.median,
-                        s.min, s.max, bench->settings.rounds, nrhs, serial_peak,
-                        100.0 * s.median / serial_peak);
-            }
+            for (int side = 0; side < TB_SIDE_COUNT; side++)
+                write_csv_row(csv, bench, g, i, trans, tb_side_names[side], g->result[i][side],
+                              nrhs, g->threads);
+            /* tela_serial ran on one thread: its shares are of the one-thread figures. */
+            if (g->has_serial[i])
+                write_csv_row(csv, bench, g, i, trans, "tela_serial", g->serial[i], nrhs, 1);
         }
     }
     return fclose(csv) == 0 ? 0 : -1;
@@ -684,6 +814,14 @@ static int write_plot(const struct bench *bench, const char *path, const char *s
     struct tb_plot_series *series = calloc((size_t)groups * TB_SIDE_COUNT, sizeof *series);
     struct tb_plot_point *points =
         calloc((size_t)groups * TB_SIDE_COUNT * MAX_SIZES, sizeof *points);
+    /* Each panel's dashed lines: the FMA peaks, or the read bandwidths for the memory-bound
+     * routines. */
+    const struct settings *settings = &bench->settings;
+    struct tb_plot_peak peaks[MAX_THREAD_COUNTS], bandwidths[MAX_THREAD_COUNTS];
+    for (int i = 0; i < settings->thread_count; i++) {
+        peaks[i] = (struct tb_plot_peak){bench->peak[i].threads, bench->peak[i].gflops};
+        bandwidths[i] = (struct tb_plot_peak){settings->threads[i], bench->bandwidth[i].read_gbs};
+    }
     int status = -1;
     if (panels && series && points) {
         int panel_count = 0, series_count = 0;
@@ -704,8 +842,19 @@ static int write_plot(const struct bench *bench, const char *path, const char *s
                              bench->settings.nrhs);
                 else if (tb_routine_is_lapack(g->routine))
                     snprintf(panel->x_label, sizeof panel->x_label, "n (log scale)");
+                else if (tb_routine_is_vector(g->routine))
+                    snprintf(panel->x_label, sizeof panel->x_label, "n (vector length; log scale)");
+                else if (tb_routine_is_memory_bound(g->routine))
+                    snprintf(panel->x_label, sizeof panel->x_label, "n (A n x n; log scale)");
                 else
                     snprintf(panel->x_label, sizeof panel->x_label, "n (m = n = k; log scale)");
+                const int memory_bound = tb_routine_is_memory_bound(g->routine);
+                panel->y_label = memory_bound ? "GB/s" : "GFLOP/s";
+                panel->peaks = memory_bound ? bandwidths : peaks;
+                panel->peak_count = settings->thread_count;
+                panel->peak_label = memory_bound                  ? "measured read bandwidth"
+                                    : settings->peak_gflops > 0.0 ? "given peak"
+                                                                  : "measured FMA peak";
                 panel->series = &series[series_count];
             }
             /* A group's series follow its panel's earlier ones: groups of one panel are
@@ -725,13 +874,12 @@ static int write_plot(const struct bench *bench, const char *path, const char *s
                 }
             }
         }
-        struct tb_plot_peak peaks[MAX_THREAD_COUNTS];
-        for (int i = 0; i < bench->settings.thread_count; i++)
-            peaks[i] = (struct tb_plot_peak){bench->peak[i].threads, bench->peak[i].gflops};
-        status =
-            tb_plot_write(path, "tela vs OpenBLAS: GFLOP/s (double)", subtitle, panels, panel_count,
-                          peaks, bench->settings.thread_count,
-                          bench->settings.peak_gflops > 0.0 ? "given peak" : "measured FMA peak");
+        status = tb_plot_write(path,
+                               bench->has_memory_bound
+                                   ? "tela vs OpenBLAS: GFLOP/s, GB/s for the memory-bound "
+                                     "routines (double)"
+                                   : "tela vs OpenBLAS: GFLOP/s (double)",
+                               subtitle, panels, panel_count);
     }
     free(points);
     free(series);
@@ -786,6 +934,10 @@ static int print_provenance(const struct bench *bench)
                      (tb_any_function)ob->dtrmm},
         [TB_SYRK] = {"tela_dsyrk", "cblas_dsyrk", (tb_any_function)tela_dsyrk,
                      (tb_any_function)ob->dsyrk},
+        [TB_SYMM] = {"tela_dsymm", "dsymm_", (tb_any_function)tela_dsymm,
+                     (tb_any_function)ob->dsymm},
+        [TB_SYR2K] = {"tela_dsyr2k", "dsyr2k_", (tb_any_function)tela_dsyr2k,
+                      (tb_any_function)ob->dsyr2k},
         [TB_GETRF] = {"tela_dgetrf", "dgetrf_", (tb_any_function)tela_dgetrf,
                       (tb_any_function)ob->dgetrf},
         [TB_GETRS] = {"tela_dgetrs", "dgetrs_", (tb_any_function)tela_dgetrs,
@@ -798,6 +950,18 @@ static int print_provenance(const struct bench *bench)
                      (tb_any_function)ob->dgesv},
         [TB_POSV] = {"tela_dposv", "dposv_", (tb_any_function)tela_dposv,
                      (tb_any_function)ob->dposv},
+        [TB_DOT] = {"tela_ddot", "ddot_", (tb_any_function)tela_ddot, (tb_any_function)ob->ddot},
+        [TB_AXPY] = {"tela_daxpy", "daxpy_", (tb_any_function)tela_daxpy,
+                     (tb_any_function)ob->daxpy},
+        [TB_NRM2] = {"tela_dnrm2", "dnrm2_", (tb_any_function)tela_dnrm2,
+                     (tb_any_function)ob->dnrm2},
+        [TB_GEMV] = {"tela_dgemv", "dgemv_", (tb_any_function)tela_dgemv,
+                     (tb_any_function)ob->dgemv},
+        [TB_SYMV] = {"tela_dsymv", "dsymv_", (tb_any_function)tela_dsymv,
+                     (tb_any_function)ob->dsymv},
+        [TB_GER] = {"tela_dger", "dger_", (tb_any_function)tela_dger, (tb_any_function)ob->dger},
+        [TB_TRSV] = {"tela_dtrsv", "dtrsv_", (tb_any_function)tela_dtrsv,
+                     (tb_any_function)ob->dtrsv},
     };
     int status = 0;
     printf("  routines compared, and the file each was found in (dladdr):\n");
@@ -859,6 +1023,24 @@ static void print_header(const struct bench *bench)
                    "threads fewer cores than CPUs); its %% peak column is too high\n",
                    bench->peak[i].threads, PEAK_ATTEMPTS);
     }
+    if (bench->has_memory_bound) {
+        printf("  measured memory bandwidth: read %.1f GB/s on 1 thread",
+               bench->bandwidth_one.read_gbs);
+        for (int i = 0; i < settings->thread_count; i++) {
+            if (bench->bandwidth[i].threads > 1)
+                printf(", %.1f on %d threads", bench->bandwidth[i].read_gbs,
+                       bench->bandwidth[i].threads);
+        }
+        printf("; triad %.1f", bench->bandwidth_one.triad_gbs);
+        for (int i = 0; i < settings->thread_count; i++) {
+            if (bench->bandwidth[i].threads > 1)
+                printf(", %.1f", bench->bandwidth[i].triad_gbs);
+        }
+        printf("\n    (%s loops over %.0f MiB of arrays split among the threads, all at once; "
+               "the best 5 ms\n    of 100 ms; read: a sum, 8 bytes per element; triad: a = b + "
+               "s c, 24 bytes per element as\n    STREAM counts it; GB/s = 1e9 bytes/s)\n",
+               bench->bandwidth_one.loop, (double)bench->bandwidth_one.bytes / (1 << 20));
+    }
     printf("  tela %s, called through its native API (tela_dgemm(par, ...))\n", tela_version());
     char version[32], origin[256];
     printf("  OpenBLAS %s: %s, loaded with dlmopen into link-map namespace %ld\n",
@@ -877,16 +1059,27 @@ static void print_header(const struct bench *bench)
            coretype ? coretype : "(unset)",
            coretype_unused ? " (not used: --openblas-coretype auto would use it)" : "",
            l2 ? l2 : "(unset)");
-    int level3 = 0, lapack = 0;
+    int level3 = 0, lapack = 0, memory = 0;
     for (int i = 0; i < settings->routine_count; i++) {
-        lapack |= tb_routine_is_lapack(settings->routines[i]);
-        level3 |= !tb_routine_is_lapack(settings->routines[i]);
+        const enum tb_routine r = settings->routines[i];
+        lapack |= tb_routine_is_lapack(r);
+        memory |= tb_routine_is_memory_bound(r);
+        level3 |= !tb_routine_is_lapack(r) && !tb_routine_is_memory_bound(r);
     }
     printf("  problems: square, column-major, lda = n%s\n", level3 ? ";" : "");
     if (level3)
         printf("  gemm C = op(A) op(B) + C; trsm B = A^-1 B and trmm B = A B (side L, lower, no "
-               "transpose,\n  non-unit); syrk C = A A^T + C (lower); flops 2n^3 (gemm), n^3 "
-               "(trsm, trmm, syrk)\n");
+               "transpose,\n  non-unit); syrk C = A A^T + C (lower); symm C = A B + C (side L, A "
+               "symmetric in its lower\n  triangle); syr2k C = A B^T + B A^T + C (lower, trans "
+               "N); flops 2n^3 (gemm, symm, syr2k),\n  n^3 (trsm, trmm, syrk)\n");
+    if (memory)
+        printf("  memory-bound, x and y of length n, A n x n: dot x^T y, axpy y = alpha x + y, "
+               "nrm2 ||x||; gemv\n  y = op(A) x + y (op from --trans's first letters); symv y "
+               "= A x + y (A symmetric, lower\n  triangle); ger A = alpha x y^T + A; trsv x = "
+               "A^-1 x (lower, no transpose, non-unit, A A = I);\n  alpha of axpy and ger +1 "
+               "and -1 in turn; the figure is GB/s of the bytes a call must move at\n  least "
+               "(8 per element read or written, each once), %% read its share of the measured "
+               "read\n  bandwidth; OpenBLAS through its Fortran entry points (ddot_, ...)\n");
     if (lapack)
         printf("  getrf A = P L U (A uniform in [-1, 1)), potrf A = L L^T or U^T U (A symmetric "
                "positive definite);\n  getrs, potrs: A X = B with factors computed once by "
@@ -901,7 +1094,7 @@ static void print_header(const struct bench *bench)
            "odd); each side's\n  round starts once the process's other threads are idle "
            "(OpenBLAS's spin ~0.13 s after a call;\n  the caller busy-waits meanwhile), then "
            "(short calls) one untimed call, then a batch of calls\n  lasting >= %.1f ms "
-           "(column calls); GFLOP/s = flops x calls / batch time\n",
+           "(column calls); GFLOP/s = flops x calls / batch time (GB/s: bytes)\n",
            settings->rounds, settings->batch_ms);
     if (lapack)
         printf("  LAPACK routines: every call starts from the same inputs (A, B), copied in "
@@ -911,6 +1104,13 @@ static void print_header(const struct bench *bench)
         printf("  agreement (column diff): max |tela - OpenBLAS| / (n eps max|A| max|B|) "
                "(trsm: max|X| for max|B|,\n  syrk: max|A|^2) after one call from the same "
                "inputs; above %g is an error\n",
+               settings->tolerance);
+    if (memory)
+        printf("  agreement, memory-bound (column diff): max |tela - OpenBLAS| / (k eps s), k "
+               "the inner length,\n  s the operands' scale: dot n, max|x| max|y|; nrm2 n, "
+               "max|x|; axpy 1, max|x| + max|y|; gemv, symv\n  n, max|A| max|x|; ger 1, max|A| + "
+               "max|x| max|y|; trsv n, max|A| max|x| (x OpenBLAS's solution);\n  above %g is "
+               "an error\n",
                settings->tolerance);
     if (lapack)
         printf("  residuals (LAPACK routines; 1-norms, eps = 2^-52): getrf ||PA - LU|| / (n ||A|| "
@@ -940,20 +1140,26 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: tela-bench [options]\n"
-            "  --routines LIST   any of gemm,trsm,trmm,syrk,getrf,getrs,potrf,potrs,gesv,posv;\n"
-            "                    blas (the first four), lapack (the last six) or all\n"
-            "                    (default gemm; --quick: the level-3 four, getrf, potrf)\n"
-            "  --trans LIST      gemm transposes: NN,NT,TN,TT or all (default NN)\n"
+            "  --routines LIST   any of gemm,trsm,trmm,syrk,symm,syr2k (level3; also blas),\n"
+            "                    getrf,getrs,potrf,potrs,gesv,posv (lapack), and the\n"
+            "                    memory-bound dot,axpy,nrm2,gemv,symv,ger,trsv (memory);\n"
+            "                    all: level3 and lapack (default gemm; --quick: gemm, trsm,\n"
+            "                    trmm, syrk, getrf, potrf)\n"
+            "  --trans LIST      gemm transposes: NN,NT,TN,TT or all (default NN); gemv takes\n"
+            "                    their first letters, each once\n"
             "  --uplo LIST       triangles of potrf, potrs, posv: L, U or L,U (default L)\n"
             "  --threads LIST    thread counts, e.g. 1,2 (default 1 and the CPUs available)\n"
             "  --sizes LIST      n values, e.g. 16,64,256 (default 16 ... 2048 for level 3,\n"
-            "                    64 ... 2048 for LAPACK; --quick: that for gemm, 64,256,1024\n"
-            "                    for trsm, trmm, syrk, 256,1024 for getrf, potrf)\n"
+            "                    64 ... 2048 for LAPACK, 64 ... 8192 for gemv, symv, ger,\n"
+            "                    trsv, 1000 ... 10^7 for dot, axpy, nrm2; --quick: that for\n"
+            "                    gemm, 64,256,1024 for the other level 3, 256,1024 for\n"
+            "                    LAPACK, 256,1024,4096 and 1000,10^5,10^7 for memory-bound)\n"
             "  --nrhs N          right-hand sides of getrs, potrs, gesv, posv (default %d)\n"
             "  --rounds N        interleaved rounds per size (default %d; --quick: %d)\n"
             "  --quick           the demo's set (about a minute on 2 CPUs)\n"
             "  --batch-ms MS     least length of a timed batch (default %.0f)\n"
             "  --peak-gflops G   double peak of one core, GFLOP/s, given instead of measured\n"
+            "  --bandwidth-mib N arrays of the memory bandwidth probe, MiB in all (default %d)\n"
             "  --tolerance T     largest agreement difference accepted (default %g)\n"
             "  --settle-max-ms N longest wait for idle threads before a round (default %d)\n"
             "  --openblas PATH   the OpenBLAS to load (default: the pthreads build, found)\n"
@@ -963,12 +1169,15 @@ static void usage(FILE *out)
             "                    (default: the best set of the best ISA the CPU and the build\n"
             "                    share, whatever the environment says)\n"
             "  --csv FILE        write rows routine,trans,threads,n,side,gflops_median,\n"
-            "                    gflops_min,gflops_max,rounds,nrhs,peak_gflops,percent_of_peak\n"
-            "  --plot FILE       write an SVG plot of GFLOP/s against n\n"
+            "                    gflops_min,gflops_max,rounds,nrhs,peak_gflops,percent_of_peak,\n"
+            "                    gbs_median,gbs_min,gbs_max,bandwidth_gbs,percent_of_bandwidth\n"
+            "                    (the last five for the memory-bound routines only)\n"
+            "  --plot FILE       write an SVG plot of GFLOP/s (GB/s) against n\n"
             "exit status: 0 ok, 1 error or disagreement, 2 bad arguments, %d OpenBLAS not "
             "found\n",
-            DEFAULT_NRHS, DEFAULT_ROUNDS, QUICK_ROUNDS, DEFAULT_BATCH_MS, DEFAULT_TOLERANCE,
-            DEFAULT_SETTLE_MAX_MS, EXIT_SKIPPED);
+            DEFAULT_NRHS, DEFAULT_ROUNDS, QUICK_ROUNDS, DEFAULT_BATCH_MS,
+            (int)(MEMORY_BANDWIDTH_DEFAULT_BYTES >> 20), DEFAULT_TOLERANCE, DEFAULT_SETTLE_MAX_MS,
+            EXIT_SKIPPED);
 }
 
 static int parse_int(const char *option, const char *text, long min, long max, int *out)
@@ -1036,43 +1245,53 @@ static int parse_int_list(const char *option, const char *text, long min, long m
     return 0;
 }
 
+/* Whether routine r belongs to the set a --routines item names: level3 (or blas, its older
+ * name), lapack, memory, all (level3 and lapack: the memory-bound routines run only when
+ * named); -1 if the item names no set. */
+static int in_routine_set(const char *item, enum tb_routine r)
+{
+    const int lapack = tb_routine_is_lapack(r), memory = tb_routine_is_memory_bound(r);
+    if (!strcasecmp(item, "level3") || !strcasecmp(item, "blas"))
+        return !lapack && !memory;
+    if (!strcasecmp(item, "lapack"))
+        return lapack;
+    if (!strcasecmp(item, "memory"))
+        return memory;
+    if (!strcasecmp(item, "all"))
+        return !memory;
+    return -1;
+}
+
+/* The routines and sets named, in order, each routine once. */
 static int parse_routines(const char *text, struct settings *settings)
 {
-    const int all = text && !strcmp(text, "all");
-    const int blas = text && !strcmp(text, "blas");
-    const int lapack = text && !strcmp(text, "lapack");
-    if (all || blas || lapack) {
-        settings->routine_count = 0;
-        for (int r = 0; r < TB_ROUTINE_COUNT; r++) {
-            if (all || tb_routine_is_lapack((enum tb_routine)r) == lapack)
-                settings->routines[settings->routine_count++] = (enum tb_routine)r;
-        }
-        return 0;
-    }
     char items[TB_ROUTINE_COUNT][32];
     int n = split_list("--routines", text, items, TB_ROUTINE_COUNT);
     if (n < 0)
         return -1;
+    int count = 0;
     for (int i = 0; i < n; i++) {
-        int found = -1;
+        int named = 0;
         for (int r = 0; r < TB_ROUTINE_COUNT; r++) {
-            if (!strcasecmp(items[i], tb_routine_names[r]))
-                found = r;
+            const int in_set = in_routine_set(items[i], (enum tb_routine)r);
+            if (in_set == 0 || (in_set < 0 && strcasecmp(items[i], tb_routine_names[r])))
+                continue;
+            named = 1;
+            int seen = 0;
+            for (int k = 0; k < count; k++)
+                seen |= settings->routines[k] == (enum tb_routine)r;
+            if (!seen)
+                settings->routines[count++] = (enum tb_routine)r;
         }
-        for (int k = 0; k < i && found >= 0; k++) {
-            if ((int)settings->routines[k] == found)
-                found = -2;
-        }
-        if (found < 0) {
-            fprintf(stderr,
-                    "tela-bench: --routines: '%s' is not one of gemm, trsm, trmm, syrk, getrf, "
-                    "getrs, potrf, potrs, gesv, posv%s\n",
-                    items[i], found == -2 ? " (or is repeated)" : "");
+        if (!named) {
+            fprintf(stderr, "tela-bench: --routines: '%s' is not one of", items[i]);
+            for (int r = 0; r < TB_ROUTINE_COUNT; r++)
+                fprintf(stderr, " %s,", tb_routine_names[r]);
+            fprintf(stderr, " level3, blas, lapack, memory, all\n");
             return -1;
         }
-        settings->routines[i] = (enum tb_routine)found;
     }
-    settings->routine_count = n;
+    settings->routine_count = count;
     return 0;
 }
 
@@ -1122,6 +1341,7 @@ static int parse_arguments(int argc, char **argv, struct settings *settings)
     settings->tolerance = DEFAULT_TOLERANCE;
     settings->settle_max_ms = DEFAULT_SETTLE_MAX_MS;
     settings->nrhs = DEFAULT_NRHS;
+    settings->bandwidth_mib = (int)(MEMORY_BANDWIDTH_DEFAULT_BYTES >> 20);
     for (int i = 1; i < argc; i++) {
         const char *option = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
         int takes_value = 1, status = 0;
@@ -1138,7 +1358,8 @@ static int parse_arguments(int argc, char **argv, struct settings *settings)
             status = parse_int_list(option, value, 1, MAX_THREADS, settings->threads,
                                     MAX_THREAD_COUNTS, &settings->thread_count);
         } else if (!strcmp(option, "--sizes")) {
-            status = parse_int_list(option, value, 1, MAX_SIZE, settings->sizes, MAX_SIZES,
+            /* The routines' own limits are checked in make_groups. */
+            status = parse_int_list(option, value, 1, MAX_VECTOR_SIZE, settings->sizes, MAX_SIZES,
                                     &settings->size_count);
         } else if (!strcmp(option, "--rounds")) {
             status = parse_int(option, value, 1, 10000, &settings->rounds);
@@ -1148,6 +1369,8 @@ static int parse_arguments(int argc, char **argv, struct settings *settings)
             status = parse_double(option, value, 0.01, 60000.0, &settings->batch_ms);
         } else if (!strcmp(option, "--peak-gflops")) {
             status = parse_double(option, value, 0.001, 1e6, &settings->peak_gflops);
+        } else if (!strcmp(option, "--bandwidth-mib")) {
+            status = parse_int(option, value, 1, MAX_BANDWIDTH_MIB, &settings->bandwidth_mib);
         } else if (!strcmp(option, "--tolerance")) {
             status = parse_double(option, value, 0.0, 1e12, &settings->tolerance);
         } else if (!strcmp(option, "--settle-max-ms")) {
@@ -1192,6 +1415,11 @@ static int parse_arguments(int argc, char **argv, struct settings *settings)
         settings->trans[0][0] = settings->trans[0][1] = 'N';
         settings->trans_count = 1;
     }
+    for (int i = 0; i < settings->trans_count; i++) {
+        const char letter = settings->trans[i][0];
+        if (!memchr(settings->gemv_trans, letter, (size_t)settings->gemv_trans_count))
+            settings->gemv_trans[settings->gemv_trans_count++] = letter;
+    }
     if (!settings->uplo_count) {
         settings->uplo[0] = 'L';
         settings->uplo_count = 1;
@@ -1202,19 +1430,54 @@ static int parse_arguments(int argc, char **argv, struct settings *settings)
         if (cpus > 1)
             settings->threads[settings->thread_count++] = cpus < MAX_THREADS ? cpus : MAX_THREADS;
     }
+    /* --sizes takes a vector's length; a matrix routine's order has a lower limit. */
+    for (int r = 0; r < settings->routine_count; r++) {
+        const enum tb_routine routine = settings->routines[r];
+        const int limit = tb_routine_is_vector(routine) ? MAX_VECTOR_SIZE : MAX_SIZE;
+        for (int i = 0; i < settings->size_count; i++) {
+            if (settings->sizes[i] > limit) {
+                fprintf(stderr, "tela-bench: --sizes: %d is above %s's largest n, %d\n",
+                        settings->sizes[i], tb_routine_names[routine], limit);
+                return -1;
+            }
+        }
+    }
     if (!settings->rounds)
         settings->rounds = settings->quick ? QUICK_ROUNDS : DEFAULT_ROUNDS;
     settings->show_progress = isatty(STDERR_FILENO);
     return 0;
 }
 
-/* The variants of a routine the settings ask for: gemm's transpose pairs, the triangles of
- * potrf, potrs and posv. */
+/* The variants of a routine the settings ask for: gemm's transpose pairs, gemv's transposes,
+ * the triangles of potrf, potrs and posv. */
 static int variant_count(const struct settings *settings, enum tb_routine routine)
 {
     return routine == TB_GEMM             ? settings->trans_count
+           : routine == TB_GEMV           ? settings->gemv_trans_count
            : tb_routine_has_uplo(routine) ? settings->uplo_count
                                           : 1;
+}
+
+/* One of the default size lists above. */
+struct size_set {
+    const int *sizes;
+    int count;
+};
+#define SIZE_SET(array) ((struct size_set){array, (int)(sizeof array / sizeof array[0])})
+
+/* The sizes a group of routine runs when --sizes gives none. */
+static struct size_set default_size_set(const struct settings *settings, enum tb_routine routine)
+{
+    const int quick = settings->quick;
+    if (tb_routine_is_vector(routine))
+        return quick ? SIZE_SET(quick_vector_sizes) : SIZE_SET(vector_sizes);
+    if (tb_routine_is_memory_bound(routine))
+        return quick ? SIZE_SET(quick_level2_sizes) : SIZE_SET(level2_sizes);
+    if (tb_routine_is_lapack(routine))
+        return quick ? SIZE_SET(quick_lapack_sizes) : SIZE_SET(lapack_sizes);
+    if (quick && routine != TB_GEMM)
+        return SIZE_SET(quick_sizes);
+    return SIZE_SET(default_sizes);
 }
 
 /* The groups in the order they run: routine, then variant (gemm transpose pair or triangle),
@@ -1235,28 +1498,17 @@ static int make_groups(struct bench *bench)
             for (int k = 0; k < settings->thread_count; k++) {
                 struct group *g = &bench->groups[bench->group_count++];
                 g->routine = routine;
-                g->transa = routine == TB_GEMM ? settings->trans[t][0] : 'N';
+                g->transa = routine == TB_GEMM   ? settings->trans[t][0]
+                            : routine == TB_GEMV ? settings->gemv_trans[t]
+                                                 : 'N';
                 g->transb = routine == TB_GEMM ? settings->trans[t][1] : 'N';
                 g->uplo = tb_routine_has_uplo(routine) ? settings->uplo[t] : 'L';
                 g->threads = settings->threads[k];
-                const int *sizes = settings->sizes;
-                int size_count = settings->size_count;
-                const int lapack = tb_routine_is_lapack(routine);
-                if (!size_count && settings->quick && lapack) {
-                    sizes = quick_lapack_sizes;
-                    size_count = (int)(sizeof quick_lapack_sizes / sizeof quick_lapack_sizes[0]);
-                } else if (!size_count && settings->quick && routine != TB_GEMM) {
-                    sizes = quick_sizes;
-                    size_count = (int)(sizeof quick_sizes / sizeof quick_sizes[0]);
-                } else if (!size_count && lapack) {
-                    sizes = lapack_sizes;
-                    size_count = (int)(sizeof lapack_sizes / sizeof lapack_sizes[0]);
-                } else if (!size_count) {
-                    sizes = default_sizes;
-                    size_count = (int)(sizeof default_sizes / sizeof default_sizes[0]);
-                }
-                memcpy(g->sizes, sizes, (size_t)size_count * sizeof *sizes);
-                g->size_count = size_count;
+                struct size_set set = {settings->sizes, settings->size_count};
+                if (!set.count)
+                    set = default_size_set(settings, routine);
+                memcpy(g->sizes, set.sizes, (size_t)set.count * sizeof *set.sizes);
+                g->size_count = set.count;
             }
         }
     }
@@ -1313,6 +1565,15 @@ int main(int argc, char **argv)
      * measured 88.6 GFLOP/s "on 2 threads", so its tables showed 120% of peak). */
     if (find_peaks(&bench) != 0) {
         fprintf(stderr, "tela-bench: could not start the threads of the FMA peak probe\n");
+        return 1;
+    }
+    for (int i = 0; i < settings->routine_count; i++)
+        bench.has_memory_bound |= tb_routine_is_memory_bound(settings->routines[i]);
+    if (find_bandwidths(&bench) != 0) {
+        fprintf(stderr,
+                "tela-bench: the memory bandwidth probe could not allocate %d MiB or "
+                "start its threads\n",
+                settings->bandwidth_mib);
         return 1;
     }
 
@@ -1374,7 +1635,7 @@ int main(int argc, char **argv)
             checked++;
             if (check_fails(g, i, settings->tolerance))
                 disagreements++;
-            if (!isnan(largest) && (isnan(d) || d > largest)) {
+            if (!isnan(largest) && (isnan(d) || d > largest || !largest_at[0])) {
                 char label[32];
                 largest = d;
                 snprintf(largest_at, sizeof largest_at, "%s, %dT, n=%d",
@@ -1384,10 +1645,12 @@ int main(int argc, char **argv)
     }
     printf("\nagreement: %d of %d checked sizes within %g; largest diff/residual %.3f (%s)\n",
            checked - disagreements, checked, settings->tolerance, largest, largest_at);
+    /* The memory-bound routines' figures may well pass the memory's read bandwidth: their
+     * small sizes run in caches, and a routine that writes adds its writes. */
     int above_peak = 0;
     for (int k = 0; k < bench.group_count; k++) {
         const struct group *g = &bench.groups[k];
-        for (int i = 0; i < g->done; i++) {
+        for (int i = 0; i < g->done && !tb_routine_is_memory_bound(g->routine); i++) {
             for (int side = 0; side < TB_SIDE_COUNT; side++)
                 above_peak += g->result[i][side].median > peak_gflops(&bench, g->threads);
         }

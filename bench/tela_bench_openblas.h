@@ -55,6 +55,35 @@ typedef void (*tb_dposv_fn)(const char *uplo, const int *n, const int *nrhs, dou
                             const int *lda, double *b, const int *ldb, int *info,
                             size_t uplo_length);
 
+/* OpenBLAS's BLAS through the same Fortran ABI for dsymm, dsyr2k and the memory-bound level-1
+ * and level-2 routines. ddot_ and dnrm2_ return their double as a C function does, which is what
+ * gfortran does for a REAL*8 function. */
+typedef void (*tb_dsymm_fn)(const char *side, const char *uplo, const int *m, const int *n,
+                            const double *alpha, const double *a, const int *lda, const double *b,
+                            const int *ldb, const double *beta, double *c, const int *ldc,
+                            size_t side_length, size_t uplo_length);
+typedef void (*tb_dsyr2k_fn)(const char *uplo, const char *trans, const int *n, const int *k,
+                             const double *alpha, const double *a, const int *lda, const double *b,
+                             const int *ldb, const double *beta, double *c, const int *ldc,
+                             size_t uplo_length, size_t trans_length);
+typedef double (*tb_ddot_fn)(const int *n, const double *x, const int *incx, const double *y,
+                             const int *incy);
+typedef void (*tb_daxpy_fn)(const int *n, const double *alpha, const double *x, const int *incx,
+                            double *y, const int *incy);
+typedef double (*tb_dnrm2_fn)(const int *n, const double *x, const int *incx);
+typedef void (*tb_dgemv_fn)(const char *trans, const int *m, const int *n, const double *alpha,
+                            const double *a, const int *lda, const double *x, const int *incx,
+                            const double *beta, double *y, const int *incy, size_t trans_length);
+typedef void (*tb_dsymv_fn)(const char *uplo, const int *n, const double *alpha, const double *a,
+                            const int *lda, const double *x, const int *incx, const double *beta,
+                            double *y, const int *incy, size_t uplo_length);
+typedef void (*tb_dger_fn)(const int *m, const int *n, const double *alpha, const double *x,
+                           const int *incx, const double *y, const int *incy, double *a,
+                           const int *lda);
+typedef void (*tb_dtrsv_fn)(const char *uplo, const char *trans, const char *diag, const int *n,
+                            const double *a, const int *lda, double *x, const int *incx,
+                            size_t uplo_length, size_t trans_length, size_t diag_length);
+
 /* Vector ISAs, in increasing order, as far as OpenBLAS's double kernels tell them apart. */
 enum tb_isa { TB_ISA_OTHER, TB_ISA_AVX2, TB_ISA_AVX512 };
 extern const char *const tb_isa_names[]; /* "older than AVX2", "AVX2", "AVX-512" */
@@ -90,6 +119,15 @@ struct tb_openblas {
     tb_dpotrf_fn dpotrf;          /* dpotrf_ */
     tb_dpotrs_fn dpotrs;          /* dpotrs_ */
     tb_dposv_fn dposv;            /* dposv_ */
+    tb_dsymm_fn dsymm;            /* dsymm_ */
+    tb_dsyr2k_fn dsyr2k;          /* dsyr2k_ */
+    tb_ddot_fn ddot;              /* ddot_ */
+    tb_daxpy_fn daxpy;            /* daxpy_ */
+    tb_dnrm2_fn dnrm2;            /* dnrm2_ */
+    tb_dgemv_fn dgemv;            /* dgemv_ */
+    tb_dsymv_fn dsymv;            /* dsymv_ */
+    tb_dger_fn dger;              /* dger_ */
+    tb_dtrsv_fn dtrsv;            /* dtrsv_ */
     char *(*get_corename)(void);  /* openblas_get_corename: the kernels chosen at load */
     char *(*get_config)(void);    /* openblas_get_config; NULL if this build lacks it */
     int (*get_parallel)(void);    /* openblas_get_parallel (0 serial, 1 pthreads, 2 OpenMP),

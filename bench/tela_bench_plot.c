@@ -23,19 +23,12 @@ static const char *const side_colours[TB_SIDE_COUNT][4] = {
     [TB_OPENBLAS] = {"#e0701b", "#8c3b00", "#f2a65a", "#c0392b"},
 };
 
-/* The peak lines, one per thread count, drawn in each panel with a series of that count. */
-struct plot_peaks {
-    const struct tb_plot_peak *peaks;
-    int count;
-    const char *label; /* "measured FMA peak" or "given peak" */
-};
-
-/* The peak of a thread count, 0 if there is none. */
-static double peak_of(const struct plot_peaks *peaks, int threads)
+/* The panel's peak of a thread count, 0 if there is none. */
+static double peak_of(const struct tb_plot_panel *panel, int threads)
 {
-    for (int i = 0; i < peaks->count; i++) {
-        if (peaks->peaks[i].threads == threads)
-            return peaks->peaks[i].gflops;
+    for (int i = 0; i < panel->peak_count; i++) {
+        if (panel->peaks[i].threads == threads && panel->peaks[i].value > 0.0)
+            return panel->peaks[i].value;
     }
     return 0.0;
 }
@@ -43,7 +36,7 @@ static double peak_of(const struct plot_peaks *peaks, int threads)
 struct frame {
     double left, top, width, height; /* the plotting area */
     double log_min, log_max;         /* x range, log2 n */
-    double y_max;                    /* y range is 0..y_max GFLOP/s */
+    double y_max;                    /* y range is 0..y_max, in the panel's unit */
 };
 
 static double x_of(const struct frame *f, double n)
@@ -51,9 +44,9 @@ static double x_of(const struct frame *f, double n)
     return f->left + (log2(n) - f->log_min) / (f->log_max - f->log_min) * f->width;
 }
 
-static double y_of(const struct frame *f, double gflops)
+static double y_of(const struct frame *f, double value)
 {
-    return f->top + f->height - gflops / f->y_max * f->height;
+    return f->top + f->height - value / f->y_max * f->height;
 }
 
 /* A round step (1, 2 or 5 times a power of ten) giving about five to eight ticks. */
@@ -134,7 +127,7 @@ static void draw_x_axis(FILE *out, const struct frame *f, const struct tb_plot_p
             f->left + f->width / 2, f->top + f->height + 38, panel->x_label);
 }
 
-static void draw_y_axis(FILE *out, const struct frame *f)
+static void draw_y_axis(FILE *out, const struct frame *f, const char *label)
 {
     const double step = nice_step(f->y_max);
     const int ticks = (int)floor(f->y_max / step * (1.0 + 1e-9));
@@ -147,12 +140,11 @@ static void draw_y_axis(FILE *out, const struct frame *f)
     }
     fprintf(out,
             "<text transform=\"translate(%.1f %.1f) rotate(-90)\" "
-            "text-anchor=\"middle\">GFLOP/s</text>\n",
-            f->left - 48, f->top + f->height / 2);
+            "text-anchor=\"middle\">%s</text>\n",
+            f->left - 48, f->top + f->height / 2, label);
 }
 
-static void draw_panel(FILE *out, const struct tb_plot_panel *panel, double top,
-                       const struct plot_peaks *peaks)
+static void draw_panel(FILE *out, const struct tb_plot_panel *panel, double top)
 {
     struct frame f = {PLOT_LEFT, top, PLOT_WIDTH - PLOT_LEFT - PLOT_RIGHT, PANEL_HEIGHT, 0, 0, 0};
     int n_min = 0, n_max = 0;
@@ -165,7 +157,7 @@ static void draw_panel(FILE *out, const struct tb_plot_panel *panel, double top,
             n_max = n_max > p->n ? n_max : p->n;
             y_max = fmax(y_max, isnan(p->max) ? 0.0 : p->max);
         }
-        y_max = fmax(y_max, peak_of(peaks, series->threads));
+        y_max = fmax(y_max, peak_of(panel, series->threads));
     }
     if (n_min <= 0)
         return;
@@ -183,7 +175,7 @@ static void draw_panel(FILE *out, const struct tb_plot_panel *panel, double top,
 
     fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"14\" font-weight=\"bold\">%s</text>\n",
             f.left, top - 10, panel->title);
-    draw_y_axis(out, &f);
+    draw_y_axis(out, &f, panel->y_label);
     draw_x_axis(out, &f, panel);
     fprintf(out,
             "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
@@ -195,7 +187,7 @@ static void draw_panel(FILE *out, const struct tb_plot_panel *panel, double top,
     int threads[8];
     int thread_count = panel_threads(panel, threads, 8);
     for (int t = 0; t < thread_count; t++) {
-        const double peak = peak_of(peaks, threads[t]);
+        const double peak = peak_of(panel, threads[t]);
         if (!(peak > 0.0))
             continue;
         double py = y_of(&f, peak);
@@ -204,7 +196,7 @@ static void draw_panel(FILE *out, const struct tb_plot_panel *panel, double top,
                 "stroke-dasharray=\"7 5\"/>\n",
                 f.left, py, f.left + f.width, py);
         fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#555\">%s, %d thread%s</text>\n",
-                f.left + 4, py - 4, peaks->label, threads[t], threads[t] == 1 ? "" : "s");
+                f.left + 4, py - 4, panel->peak_label, threads[t], threads[t] == 1 ? "" : "s");
     }
 
     /* Series: a line through the medians, a dot on each, a bar from min to max. */
@@ -246,7 +238,7 @@ static void draw_panel(FILE *out, const struct tb_plot_panel *panel, double top,
     fprintf(out,
             "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#777\" "
             "stroke-dasharray=\"7 5\"/>\n<text x=\"%.1f\" y=\"%.1f\">%s</text>\n",
-            lx, ly, lx + 24, ly, lx + 30, ly + 4, peaks->label);
+            lx, ly, lx + 24, ly, lx + 30, ly + 4, panel->peak_label);
     fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#555\">dot: median; bar: min-max</text>\n", lx,
             ly + 24);
 }
@@ -267,10 +259,8 @@ static void write_escaped(FILE *out, const char *text)
 }
 
 int tb_plot_write(const char *path, const char *title, const char *subtitle,
-                  const struct tb_plot_panel *panels, int panel_count,
-                  const struct tb_plot_peak *peaks, int peak_count, const char *peak_label)
+                  const struct tb_plot_panel *panels, int panel_count)
 {
-    const struct plot_peaks plot_peaks = {peaks, peak_count, peak_label};
     FILE *out = fopen(path, "w");
     if (!out)
         return -1;
@@ -289,7 +279,7 @@ int tb_plot_write(const char *path, const char *title, const char *subtitle,
         fprintf(out, "</text>\n");
     }
     for (int p = 0; p < panel_count; p++)
-        draw_panel(out, &panels[p], PLOT_TOP + 24 + p * (PANEL_HEIGHT + PANEL_GAP), &plot_peaks);
+        draw_panel(out, &panels[p], PLOT_TOP + 24 + p * (PANEL_HEIGHT + PANEL_GAP));
     fprintf(out, "</svg>\n");
     return fclose(out) == 0 ? 0 : -1;
 }

@@ -4,6 +4,7 @@
  * routines are checked by residuals (two correct factorizations may pick different pivots or
  * round differently), computed with OpenBLAS's BLAS, never with tela's. */
 #include "tela_bench_problem.h"
+#include "tela_bench_vector.h"
 
 #include <float.h>
 #include <math.h>
@@ -13,16 +14,26 @@
 
 const char *const tb_routine_names[TB_ROUTINE_COUNT] = {
     [TB_GEMM] = "gemm",   [TB_TRSM] = "trsm",   [TB_TRMM] = "trmm",   [TB_SYRK] = "syrk",
-    [TB_GETRF] = "getrf", [TB_GETRS] = "getrs", [TB_POTRF] = "potrf", [TB_POTRS] = "potrs",
-    [TB_GESV] = "gesv",   [TB_POSV] = "posv"};
+    [TB_SYMM] = "symm",   [TB_SYR2K] = "syr2k", [TB_GETRF] = "getrf", [TB_GETRS] = "getrs",
+    [TB_POTRF] = "potrf", [TB_POTRS] = "potrs", [TB_GESV] = "gesv",   [TB_POSV] = "posv",
+    [TB_DOT] = "dot",     [TB_AXPY] = "axpy",   [TB_NRM2] = "nrm2",   [TB_GEMV] = "gemv",
+    [TB_SYMV] = "symv",   [TB_GER] = "ger",     [TB_TRSV] = "trsv"};
 const char *const tb_side_names[TB_SIDE_COUNT] = {[TB_TELA] = "tela", [TB_OPENBLAS] = "openblas"};
 const char *const tb_side_labels[TB_SIDE_COUNT] = {[TB_TELA] = "tela", [TB_OPENBLAS] = "OpenBLAS"};
+
+/* A number per routine for its inputs' seed, fixed apart from the enumeration's order so that a
+ * routine added to it leaves every other routine's inputs as they were. */
+static const unsigned seed_ids[TB_ROUTINE_COUNT] = {
+    [TB_GEMM] = 0,  [TB_TRSM] = 1,   [TB_TRMM] = 2,  [TB_SYRK] = 3,  [TB_GETRF] = 4,
+    [TB_GETRS] = 5, [TB_POTRF] = 6,  [TB_POTRS] = 7, [TB_GESV] = 8,  [TB_POSV] = 9,
+    [TB_SYMM] = 10, [TB_SYR2K] = 11, [TB_DOT] = 12,  [TB_AXPY] = 13, [TB_NRM2] = 14,
+    [TB_GEMV] = 15, [TB_SYMV] = 16,  [TB_GER] = 17,  [TB_TRSV] = 18};
 
 /* Arrays are 64-byte aligned, as a caller that cares about speed would allocate them. */
 #define TB_ALIGNMENT 64
 
 /* xorshift64*: small, fast, and the same sequence on every platform. */
-static double next_uniform(uint64_t *state)
+double tb_next_uniform(uint64_t *state)
 {
     uint64_t x = *state;
     x ^= x >> 12;
@@ -35,7 +46,17 @@ static double next_uniform(uint64_t *state)
 
 int tb_routine_is_lapack(enum tb_routine routine)
 {
-    return routine >= TB_GETRF && routine < TB_ROUTINE_COUNT;
+    return routine >= TB_GETRF && routine <= TB_POSV;
+}
+
+int tb_routine_is_memory_bound(enum tb_routine routine)
+{
+    return routine >= TB_DOT && routine < TB_ROUTINE_COUNT;
+}
+
+int tb_routine_is_vector(enum tb_routine routine)
+{
+    return routine == TB_DOT || routine == TB_AXPY || routine == TB_NRM2;
 }
 
 int tb_routine_has_rhs(enum tb_routine routine)
@@ -55,20 +76,20 @@ static void *alloc_bytes(size_t bytes)
 }
 
 /* rows x cols doubles. */
-static double *alloc_doubles(int rows, int cols)
+double *tb_alloc_doubles(int rows, int cols)
 {
     return alloc_bytes((size_t)rows * (size_t)cols * sizeof(double));
 }
 
 static double *alloc_matrix(int n)
 {
-    return alloc_doubles(n, n);
+    return tb_alloc_doubles(n, n);
 }
 
-static void fill_uniform(double *x, size_t count, uint64_t *state)
+void tb_fill_uniform(double *x, size_t count, uint64_t *state)
 {
     for (size_t i = 0; i < count; i++)
-        x[i] = next_uniform(state);
+        x[i] = tb_next_uniform(state);
 }
 
 /* A = M D M^{-1} in the lower triangle of a (the upper one keeps its random values): M unit
@@ -87,7 +108,7 @@ static int make_involution(double *a, int n, uint64_t *state)
     }
     for (size_t j = 0; j < nn; j++) {
         for (size_t i = 0; i < nn; i++)
-            m[i + j * nn] = i > j ? next_uniform(state) / n : i == j ? 1.0 : 0.0;
+            m[i + j * nn] = i > j ? tb_next_uniform(state) / n : i == j ? 1.0 : 0.0;
     }
     /* W = M^{-1}, column by column by forward substitution (unit lower triangular too). */
     for (size_t j = 0; j < nn; j++) {
@@ -102,7 +123,7 @@ static int make_involution(double *a, int n, uint64_t *state)
     }
     /* W = D W: a random sign per row. */
     for (size_t i = 0; i < nn; i++) {
-        if (next_uniform(state) < 0.0) {
+        if (tb_next_uniform(state) < 0.0) {
             for (size_t j = 0; j <= i; j++)
                 w[i + j * nn] = -w[i + j * nn];
         }
@@ -132,7 +153,7 @@ static void make_spd(double *a, int n, uint64_t *state)
     const size_t nn = (size_t)n;
     for (size_t j = 0; j < nn; j++) {
         for (size_t i = 0; i < nn; i++) {
-            double u = next_uniform(state);
+            double u = tb_next_uniform(state);
             a[i + j * nn] = i == j ? (double)n + fabs(u) : u;
         }
     }
@@ -145,6 +166,8 @@ static double routine_flops(enum tb_routine routine, int n, int nrhs)
     const double solve = 2.0 * (double)n * (double)n * (double)nrhs;
     switch (routine) {
     case TB_GEMM:
+    case TB_SYMM:
+    case TB_SYR2K:
         return 2.0 * n3;
     case TB_TRSM:
     case TB_TRMM:
@@ -161,7 +184,7 @@ static double routine_flops(enum tb_routine routine, int n, int nrhs)
         return 2.0 / 3.0 * n3 + solve;
     case TB_POSV:
         return n3 / 3.0 + solve;
-    case TB_ROUTINE_COUNT:
+    default: /* the memory-bound routines: tb_vector_problem_init */
         break;
     }
     return 0.0;
@@ -205,13 +228,21 @@ int tb_problem_init(struct tb_problem *p, enum tb_routine routine, char transa, 
     p->flops = routine_flops(routine, n, p->nrhs);
 
     /* A seed per routine and size: every run, and both sides, see the same inputs. */
-    uint64_t state = 0x9E3779B97F4A7C15ULL ^ ((uint64_t)routine << 32 | (uint64_t)n);
+    uint64_t state = 0x9E3779B97F4A7C15ULL ^ ((uint64_t)seed_ids[routine] << 32 | (uint64_t)n);
+    if (tb_routine_is_memory_bound(routine)) {
+        if (tb_vector_problem_init(p, &state) != 0) {
+            tb_problem_free(p);
+            return -1;
+        }
+        return 0;
+    }
     const size_t count = (size_t)n * (size_t)n;
     const int lapack = tb_routine_is_lapack(routine);
     const int has_b = lapack ? p->nrhs > 0 : routine != TB_SYRK;
-    const int has_c = routine == TB_GEMM || routine == TB_SYRK;
+    const int has_c =
+        routine == TB_GEMM || routine == TB_SYRK || routine == TB_SYMM || routine == TB_SYR2K;
     p->a = alloc_matrix(n);
-    p->b = has_b ? alloc_doubles(n, lapack ? p->nrhs : n) : NULL;
+    p->b = has_b ? tb_alloc_doubles(n, lapack ? p->nrhs : n) : NULL;
     p->c = has_c ? alloc_matrix(n) : NULL;
     if (!p->a || (has_b && !p->b) || (has_c && !p->c)) {
         tb_problem_free(p);
@@ -220,11 +251,11 @@ int tb_problem_init(struct tb_problem *p, enum tb_routine routine, char transa, 
     if (tb_routine_has_uplo(routine))
         make_spd(p->a, n, &state);
     else
-        fill_uniform(p->a, count, &state);
+        tb_fill_uniform(p->a, count, &state);
     if (p->b)
-        fill_uniform(p->b, (size_t)n * (size_t)(lapack ? p->nrhs : n), &state);
+        tb_fill_uniform(p->b, (size_t)n * (size_t)(lapack ? p->nrhs : n), &state);
     if (p->c)
-        fill_uniform(p->c, count, &state);
+        tb_fill_uniform(p->c, count, &state);
     if ((routine == TB_TRSM || routine == TB_TRMM) && make_involution(p->a, n, &state) != 0) {
         tb_problem_free(p);
         return -1;
@@ -244,7 +275,9 @@ void tb_problem_free(struct tb_problem *p)
     free(p->factors);
     free(p->pivots);
     free(p->pivots_lp64);
-    p->a = p->b = p->c = p->factors = NULL;
+    free(p->x);
+    free(p->y);
+    p->a = p->b = p->c = p->factors = p->x = p->y = NULL;
     p->pivots = NULL;
     p->pivots_lp64 = NULL;
 }
@@ -254,12 +287,20 @@ void tb_problem_free(struct tb_problem *p)
 int tb_state_init(const struct tb_problem *p, struct tb_state *s)
 {
     memset(s, 0, sizeof *s);
+    if (tb_routine_is_memory_bound(p->routine)) {
+        if (tb_vector_state_init(p, s) != 0) {
+            tb_state_free(s);
+            return -1;
+        }
+        tb_state_reset(p, s);
+        return 0;
+    }
     const enum tb_routine r = p->routine;
     const size_t n = (size_t)p->n;
     const int has_matrix = r != TB_GETRS && r != TB_POTRS;
     const int has_pivots = r == TB_GETRF || r == TB_GESV;
     s->matrix = has_matrix ? alloc_matrix(p->n) : NULL;
-    s->rhs = p->nrhs > 0 ? alloc_doubles(p->n, p->nrhs) : NULL;
+    s->rhs = p->nrhs > 0 ? tb_alloc_doubles(p->n, p->nrhs) : NULL;
     s->pivots = has_pivots ? alloc_bytes(n * sizeof *s->pivots) : NULL;
     s->pivots_lp64 = has_pivots ? alloc_bytes(n * sizeof *s->pivots_lp64) : NULL;
     if ((has_matrix && !s->matrix) || (p->nrhs > 0 && !s->rhs) ||
@@ -277,6 +318,10 @@ int tb_state_init(const struct tb_problem *p, struct tb_state *s)
 
 void tb_state_reset(const struct tb_problem *p, struct tb_state *s)
 {
+    if (tb_routine_is_memory_bound(p->routine)) {
+        tb_vector_state_reset(p, s);
+        return;
+    }
     const size_t n = (size_t)p->n;
     if (s->matrix) {
         const double *start = tb_routine_is_lapack(p->routine) ? p->a : p->c ? p->c : p->b;
@@ -292,6 +337,7 @@ void tb_state_free(struct tb_state *s)
     free(s->rhs);
     free(s->pivots);
     free(s->pivots_lp64);
+    free(s->vector);
     memset(s, 0, sizeof *s);
 }
 
@@ -299,6 +345,8 @@ void tb_state_free(struct tb_state *s)
 
 int tb_call_tela(const struct tb_problem *p, tela_par par, struct tb_state *s)
 {
+    if (tb_routine_is_memory_bound(p->routine))
+        return tb_vector_call_tela(p, par, s);
     const tela_int n = p->n, nrhs = p->nrhs;
     double *out = s->matrix;
     switch (p->routine) {
@@ -310,6 +358,10 @@ int tb_call_tela(const struct tb_problem *p, tela_par par, struct tb_state *s)
         return tela_dtrmm(par, 'L', 'L', 'N', 'N', n, n, 1.0, p->a, n, out, n);
     case TB_SYRK:
         return tela_dsyrk(par, 'L', 'N', n, n, 1.0, p->a, n, 1.0, out, n);
+    case TB_SYMM:
+        return tela_dsymm(par, 'L', 'L', n, n, 1.0, p->a, n, p->b, n, 1.0, out, n);
+    case TB_SYR2K:
+        return tela_dsyr2k(par, 'L', 'N', n, n, 1.0, p->a, n, p->b, n, 1.0, out, n);
     case TB_GETRF:
         return tela_dgetrf(par, n, n, out, n, s->pivots);
     case TB_GETRS:
@@ -322,7 +374,7 @@ int tb_call_tela(const struct tb_problem *p, tela_par par, struct tb_state *s)
         return tela_dpotrs(par, p->uplo, n, nrhs, p->factors, n, s->rhs, n);
     case TB_POSV:
         return tela_dposv(par, p->uplo, n, nrhs, out, n, s->rhs, n);
-    case TB_ROUTINE_COUNT:
+    default:
         break;
     }
     return -1;
@@ -335,7 +387,10 @@ static int cblas_trans(char trans)
 
 int tb_call_openblas(const struct tb_problem *p, const struct tb_openblas *ob, struct tb_state *s)
 {
+    if (tb_routine_is_memory_bound(p->routine))
+        return tb_vector_call_openblas(p, ob, s);
     const int n = p->n, nrhs = p->nrhs;
+    const double one = 1.0;
     double *out = s->matrix;
     int info = 0;
     const char uplo[2] = {p->uplo, '\0'};
@@ -356,6 +411,12 @@ int tb_call_openblas(const struct tb_problem *p, const struct tb_openblas *ob, s
         ob->dsyrk(TB_CBLAS_COL_MAJOR, TB_CBLAS_LOWER, TB_CBLAS_NO_TRANS, n, n, 1.0, p->a, n, 1.0,
                   out, n);
         break;
+    case TB_SYMM:
+        ob->dsymm("L", "L", &n, &n, &one, p->a, &n, p->b, &n, &one, out, &n, 1, 1);
+        break;
+    case TB_SYR2K:
+        ob->dsyr2k("L", "N", &n, &n, &one, p->a, &n, p->b, &n, &one, out, &n, 1, 1);
+        break;
     case TB_GETRF:
         ob->dgetrf(&n, &n, out, &n, s->pivots_lp64, &info);
         break;
@@ -374,7 +435,7 @@ int tb_call_openblas(const struct tb_problem *p, const struct tb_openblas *ob, s
     case TB_POSV:
         ob->dposv(uplo, &n, &nrhs, out, &n, s->rhs, &n, &info, 1);
         break;
-    case TB_ROUTINE_COUNT:
+    default:
         break;
     }
     return info;
@@ -382,8 +443,9 @@ int tb_call_openblas(const struct tb_problem *p, const struct tb_openblas *ob, s
 
 /* ---- checks: level 3 ---------------------------------------------------------------------- */
 
-/* Largest |x| over the matrix, or over its lower triangle (the part of A trsm and trmm read). */
-static double max_abs(const double *x, int n, int lower_only)
+/* Largest |x| over the matrix, or over its lower triangle (the part of A trsm, trmm and symm
+ * read). */
+double tb_max_abs(const double *x, int n, int lower_only)
 {
     double most = 0.0;
     for (int j = 0; j < n; j++) {
@@ -396,7 +458,8 @@ static double max_abs(const double *x, int n, int lower_only)
 static double level3_difference(const struct tb_problem *p, const double *x, const double *y)
 {
     const int n = p->n;
-    const int lower_only = p->routine == TB_SYRK; /* syrk writes only the lower triangle */
+    /* syrk and syr2k write only the lower triangle */
+    const int lower_only = p->routine == TB_SYRK || p->routine == TB_SYR2K;
     double diff = 0.0;
     for (int j = 0; j < n; j++) {
         for (int i = lower_only ? j : 0; i < n; i++) {
@@ -407,15 +470,18 @@ static double level3_difference(const struct tb_problem *p, const double *x, con
             diff = fmax(diff, d);
         }
     }
-    const int triangular_a = p->routine == TB_TRSM || p->routine == TB_TRMM;
-    double scale = max_abs(p->a, n, triangular_a);
+    const int triangular_a =
+        p->routine == TB_TRSM || p->routine == TB_TRMM || p->routine == TB_SYMM;
+    double scale = tb_max_abs(p->a, n, triangular_a);
     switch (p->routine) {
     case TB_GEMM:
     case TB_TRMM:
-        scale *= max_abs(p->b, n, 0);
+    case TB_SYMM:
+    case TB_SYR2K:
+        scale *= tb_max_abs(p->b, n, 0);
         break;
     case TB_TRSM:
-        scale *= max_abs(y, n, 0);
+        scale *= tb_max_abs(y, n, 0);
         break;
     case TB_SYRK:
         scale *= scale;
@@ -547,7 +613,7 @@ static double solve_residual(const struct tb_problem *p, const struct tb_openbla
     const size_t nn = (size_t)n;
     double *owned;
     const double *a = full_matrix(p, &owned);
-    double *r = alloc_doubles(n, nrhs);
+    double *r = tb_alloc_doubles(n, nrhs);
     if (!a || !r) {
         free(owned);
         free(r);
@@ -590,6 +656,10 @@ int tb_problem_check(const struct tb_problem *p, const struct tb_openblas *ob,
     check->reference = NAN;
     check->pivots_differ = -1;
     check->other_triangle_written = 0;
+    if (tb_routine_is_memory_bound(p->routine)) {
+        check->difference = tb_vector_difference(p, tela, openblas);
+        return 0;
+    }
     if (!tb_routine_is_lapack(p->routine)) {
         check->difference = level3_difference(p, tela->matrix, openblas->matrix);
         return 0;

@@ -1,6 +1,6 @@
 /* tela_bench_problem.h — the problems tela-bench times: inputs, one call of each side, flop
- * counts, and the check of both sides' results. Both sides get the same inputs and write their
- * own buffers (a tb_state each), so results are checked before anything is timed. */
+ * and byte counts, and the check of both sides' results. Both sides get the same inputs and write
+ * their own buffers (a tb_state each), so results are checked before anything is timed. */
 #ifndef TELA_BENCH_PROBLEM_H
 #define TELA_BENCH_PROBLEM_H
 
@@ -12,12 +12,21 @@ enum tb_routine {
     TB_TRSM,
     TB_TRMM,
     TB_SYRK,
+    TB_SYMM,
+    TB_SYR2K,
     TB_GETRF,
     TB_GETRS,
     TB_POTRF,
     TB_POTRS,
     TB_GESV,
     TB_POSV,
+    TB_DOT, /* the memory-bound routines from here on: level 1 ... */
+    TB_AXPY,
+    TB_NRM2,
+    TB_GEMV, /* ... and level 2 */
+    TB_SYMV,
+    TB_GER,
+    TB_TRSV,
     TB_ROUTINE_COUNT
 };
 extern const char *const tb_routine_names[TB_ROUTINE_COUNT];
@@ -27,6 +36,11 @@ extern const char *const tb_routine_names[TB_ROUTINE_COUNT];
 int tb_routine_is_lapack(enum tb_routine routine);
 /* 1 for the solves (getrs, potrs, gesv, posv): they have nrhs right-hand sides. */
 int tb_routine_has_rhs(enum tb_routine routine);
+/* 1 for the memory-bound routines (dot ... trsv): their figure is GB/s, of the bytes a call
+ * must move at least, rather than GFLOP/s. Their calls chain on one buffer, as level 3's. */
+int tb_routine_is_memory_bound(enum tb_routine routine);
+/* 1 for the level-1 routines (dot, axpy, nrm2): n is a vector's length, not a matrix order. */
+int tb_routine_is_vector(enum tb_routine routine);
 
 enum tb_side { TB_TELA, TB_OPENBLAS, TB_SIDE_COUNT };
 extern const char *const tb_side_names[TB_SIDE_COUNT];  /* CSV: "tela", "openblas" */
@@ -37,6 +51,8 @@ extern const char *const tb_side_labels[TB_SIDE_COUNT]; /* tables: "tela", "Open
  *   trsm  B = A^{-1} B, A lower triangular, non-unit, side L, no transpose (alpha 1)
  *   trmm  B = A B, same A
  *   syrk  C = A A^T + C, lower triangle of C (alpha 1, beta 1)
+ *   symm  C = A B + C, side L, A symmetric in its lower triangle (alpha 1, beta 1)
+ *   syr2k C = A B^T + B A^T + C, lower triangle of C, trans N (alpha 1, beta 1)
  * For trsm and trmm A is built so that A A = I: a batch of calls on one buffer alternates
  * between two matrices instead of growing or shrinking towards overflow or denormals.
  *   getrf A = P L U, A n x n uniform in [-1, 1)
@@ -46,27 +62,42 @@ extern const char *const tb_side_labels[TB_SIDE_COUNT]; /* tables: "tela", "Open
  *         entries, n + |u| on the diagonal), the upper triangle random and not symmetric
  *   potrs A X = B with reference factors of that A (OpenBLAS's dpotrf, computed once)
  *   posv  potrf then potrs
- * B of the solves is n x nrhs, uniform in [-1, 1). */
+ * B of the solves is n x nrhs, uniform in [-1, 1).
+ * The memory-bound routines (tela_bench_vector.c), x and y of length n, A n x n:
+ *   dot   x^T y            axpy  y = alpha x + y, alpha +1 and -1 in turn
+ *   nrm2  ||x||_2          gemv  y = op(A) x + y, op from transa (alpha 1, beta 1)
+ *   symv  y = A x + y, A symmetric in its lower triangle (alpha 1, beta 1)
+ *   ger   A = alpha x y^T + A, alpha +1 and -1 in turn
+ *   trsv  x = A^{-1} x, A lower triangular, non-unit, no transpose, built so that A A = I
+ * so that chained calls on one buffer stay near their start. */
 struct tb_problem {
     enum tb_routine routine;
-    char transa, transb; /* gemm: 'N' or 'T' */
+    char transa, transb; /* gemm: 'N' or 'T'; gemv: transa */
     char uplo;           /* potrf, potrs, posv: the triangle 'L' or 'U' they are told; 'L' else */
     int n;
     int nrhs;         /* solves: columns of B; 0 otherwise */
-    double flops;     /* per call: gemm 2n^3, trsm and trmm n^3 (m^2 n), syrk n^3 (n^2 k), getrf
-                         2/3 n^3, potrf 1/3 n^3, getrs and potrs 2 n^2 nrhs, gesv and posv the
-                         factorization's plus the solve's */
+    double flops;     /* per call: gemm, symm and syr2k 2n^3, trsm and trmm n^3 (m^2 n), syrk
+                         n^3 (n^2 k), getrf 2/3 n^3, potrf 1/3 n^3, getrs and potrs 2 n^2 nrhs,
+                         gesv and posv the factorization's plus the solve's; dot, axpy, nrm2
+                         2n, gemv, symv, ger 2n^2, trsv n^2 */
+    double bytes;     /* memory-bound routines: the bytes a call must read and write at least,
+                         8 per element read and 8 per element written (dot 16n, axpy 24n,
+                         nrm2 8n, gemv 8(n^2 + 3n), symv 8(n(n+1)/2 + 3n), ger 8(2n^2 + 2n),
+                         trsv 8(n(n+1)/2 + 2n)); 0 otherwise */
     double *a;        /* n x n, lda = n: the input of every routine (for getrs, potrs the matrix the
                          factors are of, for the check) */
     double *b;        /* gemm: the second factor; trsm, trmm: the right-hand side B; solves: B,
                          n x nrhs */
-    double *c;        /* gemm, syrk: the C added to; NULL otherwise */
+    double *c;        /* gemm, syrk, symm, syr2k: the C added to; NULL otherwise */
     double *factors;  /* getrs, potrs: the reference factors of a; NULL otherwise */
     tela_int *pivots; /* getrs: their pivots, 1-based, as tela takes them */
     int *pivots_lp64; /* getrs: the same, as OpenBLAS takes them */
+    double *x;        /* memory-bound: the vector x (trsv: the right-hand side); NULL else */
+    double *y;        /* dot, axpy, gemv, symv, ger: the vector y; NULL otherwise */
 };
 
-/* Builds the inputs from a seed fixed by routine and n (getrs and potrs factor theirs with ob).
+/* Builds the inputs from a seed fixed by routine and n (getrs and potrs factor theirs with ob);
+ * transa is gemm's and gemv's, transb gemm's.
  * Returns 0, or -1 out of memory or when the reference factorization fails. */
 int tb_problem_init(struct tb_problem *p, enum tb_routine routine, char transa, char transb,
                     char uplo, int n, int nrhs, const struct tb_openblas *ob);
@@ -82,6 +113,9 @@ struct tb_state {
     double *rhs;      /* solves: B, overwritten by X; NULL otherwise */
     tela_int *pivots; /* getrf, gesv on tela's side: the pivots */
     int *pivots_lp64; /* getrf, gesv on OpenBLAS's side */
+    double *vector;   /* axpy, gemv, symv: y; trsv: x; updated in place; NULL otherwise */
+    double scalar;    /* dot, nrm2: the last call's result */
+    long calls;       /* calls since the last reset: axpy and ger take alpha's sign from it */
 };
 
 /* Allocates a state for p and fills it with the starting values. Returns 0 or -1. */
@@ -97,8 +131,11 @@ int tb_call_openblas(const struct tb_problem *p, const struct tb_openblas *ob, s
 /* The check of one call of each side from the starting values.
  *
  * Level 3: difference = max |x - y| / (k eps s) over the elements the routine writes, with k
- * the inner dimension (n) and s = max|A| max|B| (gemm, trmm), max|A|^2 (syrk), max|A| max|X|
- * (trsm, X the solution); reference = NaN.
+ * the inner dimension (n) and s = max|A| max|B| (gemm, trmm, symm, syr2k), max|A|^2 (syrk),
+ * max|A| max|X| (trsm, X the solution), max|A| over the triangle read; reference = NaN.
+ * Memory-bound: the same measure, k the inner length and s the operands' scale: dot n,
+ * max|x| max|y|; nrm2 n, max|x|; axpy 1, max|x| + max|y|; gemv, symv n, max|A| max|x|; ger 1,
+ * max|A| + max|x| max|y|; trsv n, max|A| max|X| (X OpenBLAS's solution).
  *
  * LAPACK: residuals as LAPACK's tests measure them, in units of n eps (1-norms): getrf
  * ||P A - L U|| / (n ||A|| eps), potrf ||A - L L^T|| / (n ||A|| eps), solves the largest over
