@@ -187,3 +187,47 @@ void compat_cblas_triangular(const compat_cblas_routine *routine, compat_triangu
     }
     compat_cblas_leave(previous);
 }
+
+int compat_vector_triangle_info(char uplo, char trans, char diag, int n)
+{
+    if (!compat_is_uplo(uplo))
+        return 1;
+    if (!compat_is_trans(trans))
+        return 2;
+    if (!compat_is_diag(diag))
+        return 3;
+    if (n < 0)
+        return 4;
+    return 0;
+}
+
+bool compat_cblas_vector_triangle(const char *routine, CBLAS_ORDER layout, CBLAS_UPLO uplo,
+                                  CBLAS_TRANSPOSE trans, CBLAS_DIAG diag, char flags[3])
+{
+    const bool row_major = layout == CblasRowMajor;
+    if (!row_major && layout != CblasColMajor) {
+        cblas_xerbla(1, routine, "Illegal layout setting, %d\n", (int)layout);
+        return false;
+    }
+    if (!compat_cblas_uplo(uplo, &flags[0])) {
+        cblas_xerbla(2, routine, "Illegal Uplo setting, %d\n", (int)uplo);
+        return false;
+    }
+    if (!compat_cblas_trans(trans, &flags[1])) {
+        cblas_xerbla(3, routine, "Illegal TransA setting, %d\n", (int)trans);
+        return false;
+    }
+    if (!compat_cblas_diag(diag, &flags[2])) {
+        /* Reference 3.11's row-major branches of cblas_dtbmv and a few others print "Illegal
+         * Uplo setting" with Uplo's value here (fixed later); the number, 4, is the same. */
+        cblas_xerbla(4, routine, "Illegal Diag setting, %d\n", (int)diag);
+        return false;
+    }
+    if (row_major) {
+        /* Row-major A is the column-major A^T: op(A) x is op'(A^T) x with the triangle and the
+         * transpose both flipped (Trans and ConjTrans become 'N', NoTrans 'T'). */
+        flags[0] = flags[0] == 'U' ? 'L' : 'U';
+        flags[1] = compat_is_notrans(flags[1]) ? 'T' : 'N';
+    }
+    return true;
+}

@@ -8,20 +8,12 @@
 void compat_dtbsv(char uplo, char trans, char diag, int n, int k, const double *a, int lda,
                   double *x, int incx)
 {
-    int info = 0;
-    if (!compat_is_uplo(uplo))
-        info = 1;
-    else if (!compat_is_trans(trans))
-        info = 2;
-    else if (!compat_is_diag(diag))
-        info = 3;
-    else if (n < 0)
-        info = 4;
-    else if (k < 0)
+    int info = compat_vector_triangle_info(uplo, trans, diag, n);
+    if (info == 0 && k < 0)
         info = 5;
-    else if (lda < (long long)k + 1)
+    else if (info == 0 && lda < (long long)k + 1)
         info = 7;
-    else if (incx == 0)
+    else if (info == 0 && incx == 0)
         info = 9;
     if (info != 0) {
         compat_xerbla("DTBSV ", info);

@@ -7,16 +7,8 @@
 
 void compat_dtpsv(char uplo, char trans, char diag, int n, const double *ap, double *x, int incx)
 {
-    int info = 0;
-    if (!compat_is_uplo(uplo))
-        info = 1;
-    else if (!compat_is_trans(trans))
-        info = 2;
-    else if (!compat_is_diag(diag))
-        info = 3;
-    else if (n < 0)
-        info = 4;
-    else if (incx == 0)
+    int info = compat_vector_triangle_info(uplo, trans, diag, n);
+    if (info == 0 && incx == 0)
         info = 7;
     if (info != 0) {
         compat_xerbla("DTPSV ", info);

@@ -8,18 +8,10 @@
 void compat_dtrmv(char uplo, char trans, char diag, int n, const double *a, int lda, double *x,
                   int incx)
 {
-    int info = 0;
-    if (!compat_is_uplo(uplo))
-        info = 1;
-    else if (!compat_is_trans(trans))
-        info = 2;
-    else if (!compat_is_diag(diag))
-        info = 3;
-    else if (n < 0)
-        info = 4;
-    else if (lda < compat_at_least_one(n))
+    int info = compat_vector_triangle_info(uplo, trans, diag, n);
+    if (info == 0 && lda < compat_at_least_one(n))
         info = 6;
-    else if (incx == 0)
+    else if (info == 0 && incx == 0)
         info = 8;
     if (info != 0) {
         compat_xerbla("DTRMV ", info);

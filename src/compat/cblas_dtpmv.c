@@ -15,22 +15,9 @@ static const compat_cblas_routine cblas_dtpmv_routine = {
 void cblas_dtpmv(CBLAS_ORDER layout, CBLAS_UPLO uplo, CBLAS_TRANSPOSE trans, CBLAS_DIAG diag, int n,
                  const double *ap, double *x, int incx)
 {
-    const char *name = cblas_dtpmv_routine.name;
-    const bool row_major = layout == CblasRowMajor;
-    compat_cblas_call previous = compat_cblas_enter(&cblas_dtpmv_routine, row_major);
-    char ul = 'U', ta = 'N', di = 'N';
-    if (!row_major && layout != CblasColMajor) {
-        cblas_xerbla(1, name, "Illegal layout setting, %d\n", (int)layout);
-    } else if (!compat_cblas_uplo(uplo, &ul)) {
-        cblas_xerbla(2, name, "Illegal Uplo setting, %d\n", (int)uplo);
-    } else if (!compat_cblas_trans(trans, &ta)) {
-        cblas_xerbla(3, name, "Illegal TransA setting, %d\n", (int)trans);
-    } else if (!compat_cblas_diag(diag, &di)) {
-        cblas_xerbla(4, name, "Illegal Diag setting, %d\n", (int)diag);
-    } else if (row_major) {
-        compat_dtpmv(ul == 'U' ? 'L' : 'U', compat_is_notrans(ta) ? 'T' : 'N', di, n, ap, x, incx);
-    } else {
-        compat_dtpmv(ul, ta, di, n, ap, x, incx);
-    }
+    compat_cblas_call previous = compat_cblas_enter(&cblas_dtpmv_routine, layout == CblasRowMajor);
+    char f[3]; /* uplo, trans, diag of the column-major call */
+    if (compat_cblas_vector_triangle(cblas_dtpmv_routine.name, layout, uplo, trans, diag, f))
+        compat_dtpmv(f[0], f[1], f[2], n, ap, x, incx);
     compat_cblas_leave(previous);
 }

@@ -97,6 +97,16 @@ void compat_cblas_triangular(const compat_cblas_routine *routine, compat_triangu
                              CBLAS_TRANSPOSE transa, CBLAS_DIAG diag, int m, int n, double alpha,
                              const double *a, int lda, double *b, int ldb);
 
+/* Reference DTRMV's, DTRSV's, DTBMV's, DTBSV's, DTPMV's and DTPSV's first checks, which they
+ * share: uplo 1, trans 2, diag 3, n 4; the first failing number, or 0 (each adds its own). */
+int compat_vector_triangle_info(char uplo, char trans, char diag, int n);
+/* The flags (uplo, trans, diag) of the column-major call a level-2 triangular CBLAS routine
+ * makes (row-major: triangle and transpose flipped, every other argument in its place, so no
+ * renumbering), or false with the bad value reported to cblas_xerbla under routine's name
+ * (layout 1, Uplo 2, TransA 3, Diag 4) as reference CBLAS reports it. */
+bool compat_cblas_vector_triangle(const char *routine, CBLAS_ORDER layout, CBLAS_UPLO uplo,
+                                  CBLAS_TRANSPOSE trans, CBLAS_DIAG diag, char flags[3]);
+
 /* ---- routines ------------------------------------------------------------------------------ */
 
 /* dgemm with Fortran semantics on values: the reference checks (reported through xerbla_ as
