@@ -29,21 +29,6 @@ static const unsigned seed_ids[TB_ROUTINE_COUNT] = {
     [TB_SYMM] = 10, [TB_SYR2K] = 11, [TB_DOT] = 12,  [TB_AXPY] = 13, [TB_NRM2] = 14,
     [TB_GEMV] = 15, [TB_SYMV] = 16,  [TB_GER] = 17,  [TB_TRSV] = 18};
 
-/* Arrays are 64-byte aligned, as a caller that cares about speed would allocate them. */
-#define TB_ALIGNMENT 64
-
-/* xorshift64*: small, fast, and the same sequence on every platform. */
-double tb_next_uniform(uint64_t *state)
-{
-    uint64_t x = *state;
-    x ^= x >> 12;
-    x ^= x << 25;
-    x ^= x >> 27;
-    *state = x;
-    /* The top 53 bits as a double in [0, 1), then mapped to [-1, 1). */
-    return (double)((x * 0x2545F4914F6CDD1DULL) >> 11) * 0x1.0p-53 * 2.0 - 1.0;
-}
-
 int tb_routine_is_lapack(enum tb_routine routine)
 {
     return routine >= TB_GETRF && routine <= TB_POSV;
@@ -52,11 +37,6 @@ int tb_routine_is_lapack(enum tb_routine routine)
 int tb_routine_is_memory_bound(enum tb_routine routine)
 {
     return routine >= TB_DOT && routine < TB_ROUTINE_COUNT;
-}
-
-int tb_routine_is_vector(enum tb_routine routine)
-{
-    return routine == TB_DOT || routine == TB_AXPY || routine == TB_NRM2;
 }
 
 int tb_routine_has_rhs(enum tb_routine routine)
@@ -69,27 +49,9 @@ int tb_routine_has_uplo(enum tb_routine routine)
     return routine == TB_POTRF || routine == TB_POTRS || routine == TB_POSV;
 }
 
-static void *alloc_bytes(size_t bytes)
-{
-    bytes = (bytes + TB_ALIGNMENT - 1) / TB_ALIGNMENT * TB_ALIGNMENT;
-    return aligned_alloc(TB_ALIGNMENT, bytes ? bytes : TB_ALIGNMENT);
-}
-
-/* rows x cols doubles. */
-double *tb_alloc_doubles(int rows, int cols)
-{
-    return alloc_bytes((size_t)rows * (size_t)cols * sizeof(double));
-}
-
 static double *alloc_matrix(int n)
 {
     return tb_alloc_doubles(n, n);
-}
-
-void tb_fill_uniform(double *x, size_t count, uint64_t *state)
-{
-    for (size_t i = 0; i < count; i++)
-        x[i] = tb_next_uniform(state);
 }
 
 /* A = M D M^{-1} in the lower triangle of a (the upper one keeps its random values): M unit
@@ -201,8 +163,8 @@ static int make_reference_factors(struct tb_problem *p, const struct tb_openblas
     memcpy(p->factors, p->a, nn * nn * sizeof(double));
     int info = 0;
     if (p->routine == TB_GETRS) {
-        p->pivots = alloc_bytes(nn * sizeof *p->pivots);
-        p->pivots_lp64 = alloc_bytes(nn * sizeof *p->pivots_lp64);
+        p->pivots = tb_alloc_bytes(nn * sizeof *p->pivots);
+        p->pivots_lp64 = tb_alloc_bytes(nn * sizeof *p->pivots_lp64);
         if (!p->pivots || !p->pivots_lp64)
             return -1;
         ob->dgetrf(&n, &n, p->factors, &n, p->pivots_lp64, &info);
@@ -301,8 +263,8 @@ int tb_state_init(const struct tb_problem *p, struct tb_state *s)
     const int has_pivots = r == TB_GETRF || r == TB_GESV;
     s->matrix = has_matrix ? alloc_matrix(p->n) : NULL;
     s->rhs = p->nrhs > 0 ? tb_alloc_doubles(p->n, p->nrhs) : NULL;
-    s->pivots = has_pivots ? alloc_bytes(n * sizeof *s->pivots) : NULL;
-    s->pivots_lp64 = has_pivots ? alloc_bytes(n * sizeof *s->pivots_lp64) : NULL;
+    s->pivots = has_pivots ? tb_alloc_bytes(n * sizeof *s->pivots) : NULL;
+    s->pivots_lp64 = has_pivots ? tb_alloc_bytes(n * sizeof *s->pivots_lp64) : NULL;
     if ((has_matrix && !s->matrix) || (p->nrhs > 0 && !s->rhs) ||
         (has_pivots && (!s->pivots || !s->pivots_lp64))) {
         tb_state_free(s);
@@ -442,18 +404,6 @@ int tb_call_openblas(const struct tb_problem *p, const struct tb_openblas *ob, s
 }
 
 /* ---- checks: level 3 ---------------------------------------------------------------------- */
-
-/* Largest |x| over the matrix, or over its lower triangle (the part of A trsm, trmm and symm
- * read). */
-double tb_max_abs(const double *x, int n, int lower_only)
-{
-    double most = 0.0;
-    for (int j = 0; j < n; j++) {
-        for (int i = lower_only ? j : 0; i < n; i++)
-            most = fmax(most, fabs(x[i + (size_t)j * (size_t)n]));
-    }
-    return most;
-}
 
 static double level3_difference(const struct tb_problem *p, const double *x, const double *y)
 {

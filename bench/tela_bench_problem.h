@@ -40,7 +40,10 @@ int tb_routine_has_rhs(enum tb_routine routine);
  * must move at least, rather than GFLOP/s. Their calls chain on one buffer, as level 3's. */
 int tb_routine_is_memory_bound(enum tb_routine routine);
 /* 1 for the level-1 routines (dot, axpy, nrm2): n is a vector's length, not a matrix order. */
-int tb_routine_is_vector(enum tb_routine routine);
+static inline int tb_routine_is_vector(enum tb_routine routine)
+{
+    return routine == TB_DOT || routine == TB_AXPY || routine == TB_NRM2;
+}
 
 enum tb_side { TB_TELA, TB_OPENBLAS, TB_SIDE_COUNT };
 extern const char *const tb_side_names[TB_SIDE_COUNT];  /* CSV: "tela", "openblas" */

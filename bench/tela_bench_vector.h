@@ -1,20 +1,13 @@
 /* tela_bench_vector.h — the memory-bound problems of tela-bench (dot, axpy, nrm2, gemv, symv, ger,
- * trsv), which tela_bench_problem.c's functions hand over to tela_bench_vector.c, and the few
- * helpers of tela_bench_problem.c both files use. Only these two files include it. */
+ * trsv), which tela_bench_problem.c's functions hand over to tela_bench_vector.c. Only these two
+ * files include it. */
 #ifndef TELA_BENCH_VECTOR_H
 #define TELA_BENCH_VECTOR_H
 
+#include "tela_bench_inputs.h"
 #include "tela_bench_problem.h"
 
 #include <stdint.h>
-
-/* Defined in tela_bench_problem.c: the next value in [-1, 1) of the fixed-seed generator;
- * rows x cols doubles, 64-byte aligned (free with free); count values from the generator;
- * the largest |x| over an n x n matrix, or over its lower triangle. */
-double tb_next_uniform(uint64_t *state);
-double *tb_alloc_doubles(int rows, int cols);
-void tb_fill_uniform(double *x, size_t count, uint64_t *state);
-double tb_max_abs(const double *x, int n, int lower_only);
 
 /* tb_problem_init's work for a memory-bound routine, once the common fields (routine, transa,
  * n) are set: the inputs from state, flops and bytes. Returns 0, or -1 out of memory (the

@@ -1,0 +1,20 @@
+/* tela_bench_inputs.h — the input helpers tela-bench's problem files share
+ * (tela_bench_problem.c, tela_bench_vector.c). */
+#ifndef TELA_BENCH_INPUTS_H
+#define TELA_BENCH_INPUTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The next value in [-1, 1) of the fixed-seed generator. */
+double tb_next_uniform(uint64_t *state);
+/* bytes (rounded up to whole lines), 64-byte aligned (free with free). */
+void *tb_alloc_bytes(size_t bytes);
+/* rows x cols doubles, likewise. */
+double *tb_alloc_doubles(int rows, int cols);
+/* count values from the generator. */
+void tb_fill_uniform(double *x, size_t count, uint64_t *state);
+/* The largest |x| over an n x n matrix (lda = n), or over its lower triangle. */
+double tb_max_abs(const double *x, int n, int lower_only);
+
+#endif
