@@ -88,6 +88,32 @@ static inline bool level2_diag(char c, bool *unit)
     return *unit || c == 'N' || c == 'n';
 }
 
+/* The checks tela_dtrmv and tela_dtrsv share, in BLAS's order (uplo 1, trans 2, diag 3, n 4,
+ * lda 6, incx 8; then a NULL a 5 or x 7 that n > 0 would use): the first failure's -i, else 0
+ * with the flags parsed. */
+static inline int level2_triangle_args(char uplo, char trans, char diag, tela_int n,
+                                       const double *a, tela_int lda, const double *x,
+                                       tela_int incx, bool *upper, bool *t, bool *unit)
+{
+    if (!level2_uplo(uplo, upper))
+        return -1;
+    if (!level2_trans(trans, t))
+        return -2;
+    if (!level2_diag(diag, unit))
+        return -3;
+    if (n < 0)
+        return -4;
+    if (lda < (n > 1 ? n : 1))
+        return -6;
+    if (incx == 0)
+        return -8;
+    if (n > 0 && !a)
+        return -5;
+    if (n > 0 && !x)
+        return -7;
+    return 0;
+}
+
 /* ---- vectors (vectors.c) ----
  * A vector of n elements with increment inc is passed as the address of its element 0 and inc:
  * element i at p[i * inc], as BLAS addresses it (for inc < 0, element 0 is the last in memory). */

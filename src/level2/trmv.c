@@ -166,24 +166,9 @@ int tela_dtrmv(tela_par par, char uplo, char trans, char diag, tela_int n, const
                tela_int lda, double *x, tela_int incx)
 {
     bool upper, t, unit;
-    if (!level2_uplo(uplo, &upper))
-        return -1;
-    if (!level2_trans(trans, &t))
-        return -2;
-    if (!level2_diag(diag, &unit))
-        return -3;
-    if (n < 0)
-        return -4;
-    if (lda < (n > 1 ? n : 1))
-        return -6;
-    if (incx == 0)
-        return -8;
-    if (n == 0)
-        return 0;
-    if (!a)
-        return -5;
-    if (!x)
-        return -7;
+    const int info = level2_triangle_args(uplo, trans, diag, n, a, lda, x, incx, &upper, &t, &unit);
+    if (info != 0 || n == 0)
+        return info;
     double *x0 = x + level2_origin(n, incx);
     trmv_job job = {.kr = level2_kernels_get(),
                     .upper = upper,
