@@ -370,6 +370,46 @@ TELA_API int tela_dpotrs(tela_par par, char uplo, tela_int n, tela_int nrhs, con
 TELA_API int tela_dposv(tela_par par, char uplo, tela_int n, tela_int nrhs, double *a, tela_int lda,
                         double *b, tela_int ldb);
 
+/* ---- QR, LQ and least squares (LAPACK) -----------------------------------------
+ * LAPACK's argument order, meaning and checks without the workspace (par not counted: for
+ * tela_dgeqrf m is 1, lda 4). Workspace comes from par's scratch service. Reflectors and tau
+ * are stored exactly as LAPACK stores them; results are bitwise the same at every width.
+ * Returns 0, -i for bad argument i (nothing written), +i as LAPACK's info. */
+
+/* A = Q R, m x n: R in and above the diagonal, the Householder vectors of
+ * Q = H(1) ... H(k) below it (unit first element implied), their scalars in tau[0 .. k),
+ * k = min(m, n). */
+TELA_API int tela_dgeqrf(tela_par par, tela_int m, tela_int n, double *a, tela_int lda,
+                         double *tau);
+/* The m x n matrix Q of orthonormal columns, the first n columns of H(1) ... H(k) as
+ * tela_dgeqrf left them in a (0 <= k <= n <= m); overwrites a. */
+TELA_API int tela_dorgqr(tela_par par, tela_int m, tela_int n, tela_int k, double *a, tela_int lda,
+                         const double *tau);
+/* C = op(Q) C (side 'L') or C op(Q) ('R'), op 'N' or 'T', Q = H(1) ... H(k) from
+ * tela_dgeqrf (a is m x k for 'L', n x k for 'R'; its vectors are read, not changed). */
+TELA_API int tela_dormqr(tela_par par, char side, char trans, tela_int m, tela_int n, tela_int k,
+                         const double *a, tela_int lda, const double *tau, double *c,
+                         tela_int ldc);
+/* A = L Q, m x n: L in and below the diagonal, the vectors of Q = H(k) ... H(1) to the right
+ * of it in rows, tau[0 .. min(m, n)). */
+TELA_API int tela_dgelqf(tela_par par, tela_int m, tela_int n, double *a, tela_int lda,
+                         double *tau);
+/* The m x n matrix Q of orthonormal rows, the first m rows of H(k) ... H(1) as tela_dgelqf
+ * left them (0 <= k <= m <= n); overwrites a. */
+TELA_API int tela_dorglq(tela_par par, tela_int m, tela_int n, tela_int k, double *a, tela_int lda,
+                         const double *tau);
+/* C = op(Q) C or C op(Q) with Q = H(k) ... H(1) from tela_dgelqf (a is k x m for 'L',
+ * k x n for 'R'). */
+TELA_API int tela_dormlq(tela_par par, char side, char trans, tela_int m, tela_int n, tela_int k,
+                         const double *a, tela_int lda, const double *tau, double *c,
+                         tela_int ldc);
+/* Least squares or minimum norm solutions of op(A) X = B as LAPACK's dgels (trans 'N' or 'T',
+ * A m x n of full rank, B max(m, n) x nrhs, the solutions in its first rows). A is overwritten
+ * by its QR (m >= n) or LQ factorization. info = i > 0: the i-th diagonal element of the
+ * triangular factor is zero, so A has not full rank and no solution is computed. */
+TELA_API int tela_dgels(tela_par par, char trans, tela_int m, tela_int n, tela_int nrhs, double *a,
+                        tela_int lda, double *b, tela_int ldb);
+
 /* ---- diagnostics ---------------------------------------------------------- */
 typedef struct tela_stats {
     long spawned_workers; /* worker threads started in this process so far */

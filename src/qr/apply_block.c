@@ -1,0 +1,48 @@
+/* apply_block.c — a block of reflectors in compact WY form, I - V T V^T or its transpose,
+ * applied to a matrix from either side (LAPACK's dlarfb, forward and by columns): two GEMMs and
+ * three triangular multiplies, every one of them tela's parallel level 3. */
+#include "level1/level1.h"
+#include "qr/qr.h"
+
+size_t qr_apply_block_len(bool left, tela_int m, tela_int n, tela_int k)
+{
+    return (size_t)k * (size_t)(left ? n : m);
+}
+
+void qr_apply_block(tela_par par, bool left, bool trans, tela_int m, tela_int n, tela_int k,
+                    const double *v, tela_int ldv, const double *t, tela_int ldt, double *c,
+                    tela_int ldc, double *work)
+{
+    if (m == 0 || n == 0 || k == 0)
+        return;
+    const char op_t = trans ? 'T' : 'N';
+    if (left) {
+        /* W (k x n) = V^T C; C -= V op(T) W */
+        double *w = work;
+        for (tela_int j = 0; j < n; j++)
+            level1_copy(k, c + j * ldc, w + j * k);
+        tela_dtrmm(par, 'L', 'L', 'T', 'U', k, n, 1.0, v, ldv, w, k);
+        if (m > k)
+            tela_dgemm(par, 'T', 'N', k, n, m - k, 1.0, v + k, ldv, c + k, ldc, 1.0, w, k);
+        tela_dtrmm(par, 'L', 'U', op_t, 'N', k, n, 1.0, t, ldt, w, k);
+        if (m > k)
+            tela_dgemm(par, 'N', 'N', m - k, n, k, -1.0, v + k, ldv, w, k, 1.0, c + k, ldc);
+        tela_dtrmm(par, 'L', 'L', 'N', 'U', k, n, 1.0, v, ldv, w, k);
+        for (tela_int j = 0; j < n; j++)
+            level1_axpy(k, -1.0, w + j * k, c + j * ldc);
+    } else {
+        /* W (m x k) = C V; C -= W op(T) V^T */
+        double *w = work;
+        for (tela_int j = 0; j < k; j++)
+            level1_copy(m, c + j * ldc, w + j * m);
+        tela_dtrmm(par, 'R', 'L', 'N', 'U', m, k, 1.0, v, ldv, w, m);
+        if (n > k)
+            tela_dgemm(par, 'N', 'N', m, k, n - k, 1.0, c + k * ldc, ldc, v + k, ldv, 1.0, w, m);
+        tela_dtrmm(par, 'R', 'U', op_t, 'N', m, k, 1.0, t, ldt, w, m);
+        if (n > k)
+            tela_dgemm(par, 'N', 'T', m, n - k, k, -1.0, w, m, v + k, ldv, 1.0, c + k * ldc, ldc);
+        tela_dtrmm(par, 'R', 'L', 'T', 'U', m, k, 1.0, v, ldv, w, m);
+        for (tela_int j = 0; j < k; j++)
+            level1_axpy(m, -1.0, w + j * m, c + j * ldc);
+    }
+}

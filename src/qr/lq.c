@@ -1,0 +1,106 @@
+/* lq.c — the LQ side (tela_dgelqf, tela_dorglq, tela_dormlq) as the QR routines on the
+ * transpose: A = L Q is A^T = Q^T L^T, whose reflectors, once transposed back, are exactly
+ * where LAPACK's dgelqf keeps them. The transposes cost O(mn) against O(mn min(m, n)) flops. */
+#include "par/engine.h"
+#include "qr/qr.h"
+
+/* Without scratch (a call inside a region whose thread keeps too little) the LQ side has no
+ * fallback: it says so instead of writing anything. */
+static int no_scratch(const char *routine)
+{
+    return par_error(TELA_ENOMEM, routine, "no scratch memory for the transposed copy");
+}
+
+int tela_dgelqf(tela_par par, tela_int m, tela_int n, double *a, tela_int lda, double *tau)
+{
+    if (m < 0)
+        return -1;
+    if (n < 0)
+        return -2;
+    if (lda < (m > 1 ? m : 1))
+        return -4;
+    if (m == 0 || n == 0)
+        return 0;
+    if (!a)
+        return -3;
+    if (!tau)
+        return -5;
+    const size_t copy = (size_t)m * (size_t)n;
+    bool owned;
+    double *b = qr_scratch(par, copy + qr_factor_len(n, m), &owned);
+    if (!b)
+        return no_scratch("tela_dgelqf");
+    qr_transpose(m, n, a, lda, b, n);
+    qr_factor(par, n, m, b, n, tau, b + copy);
+    qr_transpose(n, m, b, n, a, lda);
+    par_scratch_release(b, owned);
+    return 0;
+}
+
+int tela_dorglq(tela_par par, tela_int m, tela_int n, tela_int k, double *a, tela_int lda,
+                const double *tau)
+{
+    if (m < 0)
+        return -1;
+    if (n < m)
+        return -2;
+    if (k < 0 || k > m)
+        return -3;
+    if (lda < (m > 1 ? m : 1))
+        return -5;
+    if (m == 0)
+        return 0;
+    if (!a)
+        return -4;
+    if (k > 0 && !tau)
+        return -6;
+    const size_t copy = (size_t)m * (size_t)n;
+    bool owned;
+    double *b = qr_scratch(par, copy + qr_generate_len(n, m, k), &owned);
+    if (!b)
+        return no_scratch("tela_dorglq");
+    qr_transpose(m, n, a, lda, b, n);
+    qr_generate(par, n, m, k, b, n, tau, b + copy);
+    qr_transpose(n, m, b, n, a, lda);
+    par_scratch_release(b, owned);
+    return 0;
+}
+
+int tela_dormlq(tela_par par, char side, char trans, tela_int m, tela_int n, tela_int k,
+                const double *a, tela_int lda, const double *tau, double *c, tela_int ldc)
+{
+    bool left, transpose;
+    if (!qr_side(side, &left))
+        return -1;
+    if (!qr_trans(trans, &transpose))
+        return -2;
+    const tela_int nq = left ? m : n;
+    if (m < 0)
+        return -3;
+    if (n < 0)
+        return -4;
+    if (k < 0 || k > nq)
+        return -5;
+    if (lda < (k > 1 ? k : 1))
+        return -7;
+    if (ldc < (m > 1 ? m : 1))
+        return -10;
+    if (m == 0 || n == 0 || k == 0)
+        return 0;
+    if (!a)
+        return -6;
+    if (!tau)
+        return -8;
+    if (!c)
+        return -9;
+    /* Q = H(k) ... H(1) is the transpose of the QR product H(1) ... H(k) of the same vectors. */
+    const size_t copy = (size_t)nq * (size_t)k;
+    bool owned;
+    double *v = qr_scratch(par, copy + qr_multiply_len(left, m, n, k), &owned);
+    if (!v)
+        return no_scratch("tela_dormlq");
+    qr_transpose(k, nq, a, lda, v, nq);
+    qr_multiply(par, left, !transpose, m, n, k, v, nq, tau, c, ldc, v + copy);
+    par_scratch_release(v, owned);
+    return 0;
+}

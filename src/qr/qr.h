@@ -1,0 +1,71 @@
+/* qr.h — internal interface of the QR family (src/qr): Householder reflectors, the recursive
+ * panel, the compact WY form (T factors and their application through tela's level 3), and the
+ * cores of geqrf, orgqr and ormqr that take their workspace from the caller, so the LQ side and
+ * gels can carve one scratch block for everything they call. */
+#ifndef TELA_QR_H
+#define TELA_QR_H
+
+#include "tela.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* LAPACK's dlarfg: H = I - tau v v^T with H (alpha; x) = (beta; 0), v = (1; x'), x' over x
+ * (n - 1 contiguous elements), beta over *alpha. tau = 0 when x is zero (H = I). */
+void qr_reflector(tela_int n, double *alpha, double *x, double *tau);
+
+/* The QR of the m x n panel a (n <= m), recursively (Elmroth-Gustavson, LAPACK's dgeqrt3):
+ * reflectors and tau as geqrf stores them, and the n x n upper triangular T of
+ * H(1) ... H(n) = I - V T V^T in t (its strictly lower part untouched). */
+void qr_panel(tela_par par, tela_int m, tela_int n, double *a, tela_int lda, double *tau, double *t,
+              tela_int ldt);
+
+/* LAPACK's dgeqr2: the reflectors column by column, each applied to the columns right of it
+ * (the panel's leaves, and what the routines fall back on without scratch memory). */
+void qr_factor_columns(tela_int m, tela_int n, double *a, tela_int lda, double *tau);
+/* dorm2r's and dorg2r's step: H = I - tau v v^T (v of m rows, its first element taken as 1)
+ * applied from the left to the m x n matrix c. */
+void qr_apply_reflector(tela_int m, tela_int n, const double *v, double tau, double *c,
+                        tela_int ldc);
+
+/* T of the k reflectors stored in v (m x k, unit lower trapezoidal) with scalars tau, built
+ * from V^T V (LAPACK's dlarft, forward and by columns). */
+void qr_build_t(tela_par par, tela_int m, tela_int k, const double *v, tela_int ldv,
+                const double *tau, double *t, tela_int ldt);
+
+/* C = op(I - V T V^T) C (left) or C op(I - V T V^T) (right), op the transpose when trans;
+ * V is m x k (left) or n x k (right), unit lower trapezoidal. work holds
+ * qr_apply_block_len(left, m, n, k) doubles. */
+size_t qr_apply_block_len(bool left, tela_int m, tela_int n, tela_int k);
+void qr_apply_block(tela_par par, bool left, bool trans, tela_int m, tela_int n, tela_int k,
+                    const double *v, tela_int ldv, const double *t, tela_int ldt, double *c,
+                    tela_int ldc, double *work);
+
+/* Reflectors per block of the blocked algorithms, chosen by the problem alone. */
+tela_int qr_block_size(tela_int m, tela_int n);
+
+/* The cores behind tela_dgeqrf, tela_dorgqr and tela_dormqr, arguments checked, with work of
+ * the size the _len function gives (doubles). */
+size_t qr_factor_len(tela_int m, tela_int n);
+void qr_factor(tela_par par, tela_int m, tela_int n, double *a, tela_int lda, double *tau,
+               double *work);
+size_t qr_generate_len(tela_int m, tela_int n, tela_int k);
+void qr_generate(tela_par par, tela_int m, tela_int n, tela_int k, double *a, tela_int lda,
+                 const double *tau, double *work);
+size_t qr_multiply_len(bool left, tela_int m, tela_int n, tela_int k);
+void qr_multiply(tela_par par, bool left, bool trans, tela_int m, tela_int n, tela_int k,
+                 const double *a, tela_int lda, const double *tau, double *c, tela_int ldc,
+                 double *work);
+
+/* b (n x m) = a^T for a m x n. */
+void qr_transpose(tela_int m, tela_int n, const double *a, tela_int lda, double *b, tela_int ldb);
+
+/* LAPACK's SIDE and TRANS ('N' or 'T' only, as dormqr), either case. */
+bool qr_side(char c, bool *left);
+bool qr_trans(char c, bool *trans);
+
+/* Scratch for a QR routine's call, outside its regions (par's ROUTINE slot; NULL when out of
+ * memory or inside a region that cannot allocate). */
+double *qr_scratch(tela_par par, size_t doubles, bool *owned);
+
+#endif /* TELA_QR_H */
