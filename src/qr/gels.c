@@ -1,0 +1,183 @@
+/* gels.c — tela_dgels: least squares (m >= n) and minimum norm (m < n) solutions of op(A) X = B
+ * by QR or LQ, as LAPACK's dgels: A and B scaled into the safe range first when their largest
+ * element is tiny or huge, a zero on the triangle's diagonal reported instead of divided by. */
+#include "par/engine.h"
+#include "qr/qr.h"
+
+#include <float.h>
+#include <math.h>
+
+/* The largest |a(i, j)|, a NaN if there is one (LAPACK's dlange 'M'). */
+static double largest(tela_int m, tela_int n, const double *a, tela_int lda)
+{
+    double value = 0.0;
+    for (tela_int j = 0; j < n; j++)
+        for (tela_int i = 0; i < m; i++) {
+            const double v = fabs(a[i + (size_t)j * (size_t)lda]);
+            if (value < v || isnan(v))
+                value = v;
+        }
+    return value;
+}
+
+static void multiply(tela_int m, tela_int n, double s, double *a, tela_int lda)
+{
+    for (tela_int j = 0; j < n; j++)
+        for (tela_int i = 0; i < m; i++)
+            a[i + (size_t)j * (size_t)lda] *= s;
+}
+
+/* A *= to / from without overflow or underflow on the way (LAPACK's dlascl, type 'G'): in
+ * steps of at most 1/DBL_MIN when the quotient itself would leave the range. */
+static void rescale(double from, double to, tela_int m, tela_int n, double *a, tela_int lda)
+{
+    const double small = DBL_MIN, big = 1.0 / DBL_MIN;
+    for (bool done = false; !done;) {
+        const double from_small = from * small;
+        double mul;
+        if (from_small == from) { /* from is infinite */
+            mul = to / from;
+            done = true;
+        } else {
+            const double to_big = to / big;
+            if (to_big == to) { /* to is zero or infinite */
+                mul = to;
+                done = true;
+                from = 1.0;
+            } else if (fabs(from_small) > fabs(to) && to != 0.0) {
+                mul = small;
+                from = from_small;
+            } else if (fabs(to_big) > fabs(from)) {
+                mul = big;
+                to = to_big;
+            } else {
+                mul = to / from;
+                done = true;
+                if (mul == 1.0)
+                    return;
+            }
+        }
+        multiply(m, n, mul, a, lda);
+    }
+}
+
+static void zero_rows(tela_int from, tela_int to, tela_int nrhs, double *b, tela_int ldb)
+{
+    for (tela_int j = 0; j < nrhs; j++)
+        for (tela_int i = from; i < to; i++)
+            b[i + (size_t)j * (size_t)ldb] = 0.0;
+}
+
+/* LAPACK's dtrtrs: op(T) X = B for the n x n triangle of a, or the first zero on its diagonal
+ * (1-based) with B untouched. */
+static tela_int solve_triangle(tela_par par, char uplo, char trans, tela_int n, tela_int nrhs,
+                               const double *a, tela_int lda, double *b, tela_int ldb)
+{
+    for (tela_int i = 0; i < n; i++)
+        if (a[i + (size_t)i * (size_t)lda] == 0.0)
+            return i + 1;
+    tela_dtrsm(par, 'L', uplo, trans, 'N', n, nrhs, 1.0, a, lda, b, ldb);
+    return 0;
+}
+
+int tela_dgels(tela_par par, char trans, tela_int m, tela_int n, tela_int nrhs, double *a,
+               tela_int lda, double *b, tela_int ldb)
+{
+    bool transposed;
+    if (!qr_trans(trans, &transposed))
+        return -1;
+    if (m < 0)
+        return -2;
+    if (n < 0)
+        return -3;
+    if (nrhs < 0)
+        return -4;
+    const tela_int rows = m > n ? m : n;
+    if (lda < (m > 1 ? m : 1))
+        return -6;
+    if (ldb < (rows > 1 ? rows : 1))
+        return -8;
+    if (nrhs > 0 && !b)
+        return -7;
+    if (m == 0 || n == 0 || nrhs == 0) {
+        zero_rows(0, rows, nrhs, b, ldb);
+        return 0;
+    }
+    if (!a)
+        return -5;
+
+    /* LAPACK's safe range: dlamch('S') / dlamch('P') and its inverse. */
+    const double small = DBL_MIN / DBL_EPSILON, big = 1.0 / small;
+    const double a_norm = largest(m, n, a, lda);
+    int a_scaled = 0;
+    if (a_norm > 0.0 && a_norm < small) {
+        rescale(a_norm, small, m, n, a, lda);
+        a_scaled = 1;
+    } else if (a_norm > big) {
+        rescale(a_norm, big, m, n, a, lda);
+        a_scaled = 2;
+    } else if (a_norm == 0.0) {
+        zero_rows(0, rows, nrhs, b, ldb);
+        return 0;
+    }
+    const tela_int b_rows = transposed ? n : m;
+    const double b_norm = largest(b_rows, nrhs, b, ldb);
+    int b_scaled = 0;
+    if (b_norm > 0.0 && b_norm < small) {
+        rescale(b_norm, small, b_rows, nrhs, b, ldb);
+        b_scaled = 1;
+    } else if (b_norm > big) {
+        rescale(b_norm, big, b_rows, nrhs, b, ldb);
+        b_scaled = 2;
+    }
+
+    /* gels holds only tau through its calls, in the CALL slot: the routines it calls take the
+     * ROUTINE slot for themselves and give it back. */
+    const tela_int k = m < n ? m : n;
+    double tau_stack[256];
+    bool owned = false;
+    double *tau =
+        k <= 256 ? tau_stack
+                 : par_scratch_region(par, PAR_SCRATCH_CALL, (size_t)k * sizeof(double), &owned);
+    if (!tau)
+        return par_error(TELA_ENOMEM, "tela_dgels", "no memory for tau");
+    tela_int info = 0, solved_rows;
+    if (m >= n) {
+        tela_dgeqrf(par, m, n, a, lda, tau);
+        if (!transposed) {
+            tela_dormqr(par, 'L', 'T', m, nrhs, n, a, lda, tau, b, ldb);
+            info = solve_triangle(par, 'U', 'N', n, nrhs, a, lda, b, ldb);
+            solved_rows = n;
+        } else {
+            info = solve_triangle(par, 'U', 'T', n, nrhs, a, lda, b, ldb);
+            if (!info) {
+                zero_rows(n, m, nrhs, b, ldb);
+                tela_dormqr(par, 'L', 'N', m, nrhs, n, a, lda, tau, b, ldb);
+            }
+            solved_rows = m;
+        }
+    } else {
+        tela_dgelqf(par, m, n, a, lda, tau);
+        if (!transposed) {
+            info = solve_triangle(par, 'L', 'N', m, nrhs, a, lda, b, ldb);
+            if (!info) {
+                zero_rows(m, n, nrhs, b, ldb);
+                tela_dormlq(par, 'L', 'T', n, nrhs, m, a, lda, tau, b, ldb);
+            }
+            solved_rows = n;
+        } else {
+            tela_dormlq(par, 'L', 'N', n, nrhs, m, a, lda, tau, b, ldb);
+            info = solve_triangle(par, 'L', 'T', m, nrhs, a, lda, b, ldb);
+            solved_rows = m;
+        }
+    }
+    if (tau != tau_stack)
+        par_scratch_release(tau, owned);
+    if (info)
+        return (int)info;
+    if (a_scaled)
+        rescale(a_norm, a_scaled == 1 ? small : big, solved_rows, nrhs, b, ldb);
+    if (b_scaled)
+        rescale(b_scaled == 1 ? small : big, b_norm, solved_rows, nrhs, b, ldb);
+    return 0;
+}
