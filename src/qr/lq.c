@@ -27,7 +27,7 @@ int tela_dgelqf(tela_par par, tela_int m, tela_int n, double *a, tela_int lda, d
         return -5;
     const size_t copy = (size_t)m * (size_t)n;
     bool owned;
-    double *b = qr_scratch(par, copy + qr_factor_len(n, m), &owned);
+    double *b = qr_scratch(par, copy + qr_factor_len(par, n, m), &owned);
     if (!b)
         return no_scratch("tela_dgelqf");
     qr_transpose(m, n, a, lda, b, n);

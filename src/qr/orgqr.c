@@ -11,25 +11,29 @@ size_t qr_generate_len(tela_int m, tela_int n, tela_int k)
     return nb * nb + qr_apply_block_len(true, m, n, (tela_int)nb) + (size_t)m * nb;
 }
 
-/* Columns [i, i + ib) of Q: (I - V T V^T) applied to the identity's columns, V copied out
- * first since the result overwrites it. */
+void qr_form_q(tela_par par, tela_int rows, tela_int k, const double *v, tela_int ldv,
+               const double *t, tela_int ldt, double *q, tela_int ldq, double *x)
+{
+    for (tela_int j = 0; j < k; j++) /* X = V1^T, unit upper */
+        for (tela_int i = 0; i < k; i++)
+            x[i + j * k] = i < j ? v[j + i * ldv] : i == j ? 1.0 : 0.0;
+    tela_dtrmm(par, 'L', 'U', 'N', 'N', k, k, 1.0, t, ldt, x, k);
+    if (rows > k)
+        tela_dgemm(par, 'N', 'N', rows - k, k, k, -1.0, v + k, ldv, x, k, 0.0, q + k, ldq);
+    tela_dtrmm(par, 'L', 'L', 'N', 'U', k, k, -1.0, v, ldv, x, k);
+    for (tela_int j = 0; j < k; j++) {
+        level1_copy(k, x + j * k, q + j * ldq);
+        q[j + j * ldq] += 1.0;
+    }
+}
+
+/* Columns [i, i + ib) of Q, over V's own columns: V copied out first. */
 static void form_block(tela_par par, tela_int rows, tela_int ib, double *a, tela_int lda,
                        const double *t, tela_int ldt, double *v, double *x)
 {
-    for (tela_int j = 0; j < ib; j++) { /* V with its unit triangle explicit */
-        double *vj = v + j * rows;
-        for (tela_int i = 0; i < j; i++)
-            vj[i] = 0.0;
-        vj[j] = 1.0;
-        level1_copy(rows - j - 1, a + j + 1 + j * lda, vj + j + 1);
-    }
-    for (tela_int j = 0; j < ib; j++) /* X = V1^T, unit upper */
-        for (tela_int i = 0; i < ib; i++)
-            x[i + j * ib] = i < j ? v[j + i * rows] : i == j ? 1.0 : 0.0;
-    tela_dtrmm(par, 'L', 'U', 'N', 'N', ib, ib, 1.0, t, ldt, x, ib);
-    tela_dgemm(par, 'N', 'N', rows, ib, ib, -1.0, v, rows, x, ib, 0.0, a, lda);
     for (tela_int j = 0; j < ib; j++)
-        a[j + j * lda] += 1.0;
+        level1_copy(rows - j - 1, a + j + 1 + j * lda, v + j + 1 + j * rows);
+    qr_form_q(par, rows, ib, v, rows, t, ldt, a, lda, x);
 }
 
 void qr_generate(tela_par par, tela_int m, tela_int n, tela_int k, double *a, tela_int lda,

@@ -41,12 +41,18 @@ void qr_apply_block(tela_par par, bool left, bool trans, tela_int m, tela_int n,
                     const double *v, tela_int ldv, const double *t, tela_int ldt, double *c,
                     tela_int ldc, double *work);
 
+/* The first k columns of I - V T V^T (rows x k, V unit lower trapezoidal, read only below its
+ * diagonal) written to q, which must not overlap v; x holds k x k doubles. */
+void qr_form_q(tela_par par, tela_int rows, tela_int k, const double *v, tela_int ldv,
+               const double *t, tela_int ldt, double *q, tela_int ldq, double *x);
+
 /* Reflectors per block of the blocked algorithms, chosen by the problem alone. */
 tela_int qr_block_size(tela_int m, tela_int n);
 
 /* The cores behind tela_dgeqrf, tela_dorgqr and tela_dormqr, arguments checked, with work of
  * the size the _len function gives (doubles). */
-size_t qr_factor_len(tela_int m, tela_int n);
+size_t qr_factor_len(tela_par par, tela_int m, tela_int n);
+double qr_factor_estimate_ns(tela_int m, tela_int n);
 void qr_factor(tela_par par, tela_int m, tela_int n, double *a, tela_int lda, double *tau,
                double *work);
 size_t qr_generate_len(tela_int m, tela_int n, tela_int k);
@@ -56,6 +62,16 @@ size_t qr_multiply_len(bool left, tela_int m, tela_int n, tela_int k);
 void qr_multiply(tela_par par, bool left, bool trans, tela_int m, tela_int n, tela_int k,
                  const double *a, tela_int lda, const double *tau, double *c, tela_int ldc,
                  double *work);
+
+/* Tall and skinny QR (tsqr.c): the leaves (row blocks) an m x n matrix is cut into, by its
+ * shape alone (1: TSQR does not apply), its flops, and the factorization itself, with geqrf's
+ * output, in work of qr_tsqr_len doubles. */
+tela_int qr_tsqr_leaves(tela_int m, tela_int n);
+bool qr_tsqr_chosen(tela_int m, tela_int n);
+double qr_tsqr_flops(tela_int m, tela_int n);
+size_t qr_tsqr_len(tela_par par, tela_int m, tela_int n);
+void qr_tsqr(tela_par par, tela_int m, tela_int n, double *a, tela_int lda, double *tau,
+             double *work);
 
 /* b (n x m) = a^T for a m x n. */
 void qr_transpose(tela_int m, tela_int n, const double *a, tela_int lda, double *b, tela_int ldb);
