@@ -4,13 +4,6 @@
 #include "par/engine.h"
 #include "qr/qr.h"
 
-/* Without scratch (a call inside a region whose thread keeps too little) the LQ side has no
- * fallback: it says so instead of writing anything. */
-static int no_scratch(const char *routine)
-{
-    return par_error(TELA_ENOMEM, routine, "no scratch memory for the transposed copy");
-}
-
 int tela_dgelqf(tela_par par, tela_int m, tela_int n, double *a, tela_int lda, double *tau)
 {
     if (m < 0)
@@ -28,8 +21,10 @@ int tela_dgelqf(tela_par par, tela_int m, tela_int n, double *a, tela_int lda, d
     const size_t copy = (size_t)m * (size_t)n;
     bool owned;
     double *b = qr_scratch(par, copy + qr_factor_len(par, n, m), &owned);
-    if (!b)
-        return no_scratch("tela_dgelqf");
+    if (!b) {
+        qr_lq_factor_rows(m, n, a, lda, tau);
+        return 0;
+    }
     qr_transpose(m, n, a, lda, b, n);
     qr_factor(par, n, m, b, n, tau, b + copy);
     qr_transpose(n, m, b, n, a, lda);
@@ -57,8 +52,10 @@ int tela_dorglq(tela_par par, tela_int m, tela_int n, tela_int k, double *a, tel
     const size_t copy = (size_t)m * (size_t)n;
     bool owned;
     double *b = qr_scratch(par, copy + qr_generate_len(n, m, k), &owned);
-    if (!b)
-        return no_scratch("tela_dorglq");
+    if (!b) {
+        qr_lq_generate_rows(m, n, k, a, lda, tau);
+        return 0;
+    }
     qr_transpose(m, n, a, lda, b, n);
     qr_generate(par, n, m, k, b, n, tau, b + copy);
     qr_transpose(n, m, b, n, a, lda);
@@ -97,8 +94,10 @@ int tela_dormlq(tela_par par, char side, char trans, tela_int m, tela_int n, tel
     const size_t copy = (size_t)nq * (size_t)k;
     bool owned;
     double *v = qr_scratch(par, copy + qr_multiply_len(left, m, n, k), &owned);
-    if (!v)
-        return no_scratch("tela_dormlq");
+    if (!v) {
+        qr_lq_multiply_rows(left, transpose, m, n, k, a, lda, tau, c, ldc);
+        return 0;
+    }
     qr_transpose(k, nq, a, lda, v, nq);
     qr_multiply(par, left, !transpose, m, n, k, v, nq, tau, c, ldc, v + copy);
     par_scratch_release(v, owned);

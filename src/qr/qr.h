@@ -11,8 +11,8 @@
 #include <stddef.h>
 
 /* LAPACK's dlarfg: H = I - tau v v^T with H (alpha; x) = (beta; 0), v = (1; x'), x' over x
- * (n - 1 contiguous elements), beta over *alpha. tau = 0 when x is zero (H = I). */
-void qr_reflector(tela_int n, double *alpha, double *x, double *tau);
+ * (n - 1 elements, step incx > 0), beta over *alpha. tau = 0 when x is zero (H = I). */
+void qr_reflector(tela_int n, double *alpha, double *x, tela_int incx, double *tau);
 
 /* The QR of the m x n panel a (n <= m), recursively (Elmroth-Gustavson, LAPACK's dgeqrt3):
  * reflectors and tau as geqrf stores them, and the n x n upper triangular T of
@@ -72,6 +72,14 @@ double qr_tsqr_flops(tela_int m, tela_int n);
 size_t qr_tsqr_len(tela_par par, tela_int m, tela_int n);
 void qr_tsqr(tela_par par, tela_int m, tela_int n, double *a, tela_int lda, double *tau,
              double *work);
+
+/* The LQ side without scratch memory (lq_rows.c): LAPACK's dgelq2, dorgl2 and dorml2, the
+ * reflectors along A's rows. */
+void qr_lq_factor_rows(tela_int m, tela_int n, double *a, tela_int lda, double *tau);
+void qr_lq_generate_rows(tela_int m, tela_int n, tela_int k, double *a, tela_int lda,
+                         const double *tau);
+void qr_lq_multiply_rows(bool left, bool trans, tela_int m, tela_int n, tela_int k, const double *a,
+                         tela_int lda, const double *tau, double *c, tela_int ldc);
 
 /* b (n x m) = a^T for a m x n. */
 void qr_transpose(tela_int m, tela_int n, const double *a, tela_int lda, double *b, tela_int ldb);

@@ -20,13 +20,28 @@ static double pythagoras(double x, double y)
     return w * sqrt(1.0 + (z / w) * (z / w));
 }
 
-void qr_reflector(tela_int n, double *alpha, double *x, double *tau)
+/* x's 2-norm and x *= s, contiguous through level 1's kernels, strided (an LQ row without
+ * scratch) through the BLAS entry points. */
+static double norm(tela_int n, const double *x, tela_int incx)
+{
+    return incx == 1 ? level1_nrm2(n, x) : tela_dnrm2(tela_par_seq(), n, x, incx);
+}
+
+static void scale(tela_int n, double s, double *x, tela_int incx)
+{
+    if (incx == 1)
+        level1_scal(n, s, x);
+    else
+        tela_dscal(tela_par_seq(), n, s, x, incx);
+}
+
+void qr_reflector(tela_int n, double *alpha, double *x, tela_int incx, double *tau)
 {
     if (n <= 1) {
         *tau = 0.0;
         return;
     }
-    double xnorm = level1_nrm2(n - 1, x);
+    double xnorm = norm(n - 1, x, incx);
     if (xnorm == 0.0) {
         *tau = 0.0;
         return;
@@ -40,15 +55,15 @@ void qr_reflector(tela_int n, double *alpha, double *x, double *tau)
         /* At most 20 rescalings, as LAPACK: a NaN or zero cannot loop for ever. */
         do {
             knt++;
-            level1_scal(n - 1, rsafmn, x);
+            scale(n - 1, rsafmn, x, incx);
             beta *= rsafmn;
             *alpha *= rsafmn;
         } while (fabs(beta) < safmin && knt < 20);
-        xnorm = level1_nrm2(n - 1, x);
+        xnorm = norm(n - 1, x, incx);
         beta = -copysign(pythagoras(*alpha, xnorm), *alpha);
     }
     *tau = (beta - *alpha) / beta;
-    level1_scal(n - 1, 1.0 / (*alpha - beta), x);
+    scale(n - 1, 1.0 / (*alpha - beta), x, incx);
     for (int j = 0; j < knt; j++)
         beta *= safmin;
     *alpha = beta;
