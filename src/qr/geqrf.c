@@ -1,45 +1,30 @@
 /* geqrf.c — tela_dgeqrf: blocked Householder QR as one region. Each block of columns is
  * factored by the recursive panel, which also gives its T; member 0 updates the next block's
- * columns first and factors it (look-ahead) while the others apply I - V T^T V^T to the rest,
- * in groups of columns whose shapes depend on the problem alone, so every width computes the
- * same bits. */
+ * columns first and factors it (look-ahead) while the others apply I - V T^T V^T to the rest;
+ * every share's GEMMs take the path of the whole update, so every width computes the same
+ * bits. */
+#include "gemm/level3.h"
 #include "par/engine.h"
 #include "qr/qr.h"
 
 /* The panel's factorization runs about this much slower per flop than the update (narrow
  * GEMMs, the leaves' column steps), which the shares and the chain bound allow for. */
 #define QR_PANEL_SLOWER 3.0
-/* The update runs below the GEMM rate (two passes over each group, the T multiply). */
+/* The update runs below the GEMM rate (two passes over its columns, the T multiply). */
 #define QR_UPDATE_SLOWER 1.3
-/* Bytes of the trailing matrix one group of columns spans: its two GEMMs (W = V^T C, then
- * C -= V W) find it still in L2. */
-#define QR_GROUP_BYTES (1u << 20)
+/* Members' shares of an update are whole multiples of this many columns (a multiple of every
+ * kernel's nr): a share's bits do not depend on it, its speed does. */
+#define QR_SHARE_COLUMNS 24
 
 typedef struct factor_job {
     double *a, *tau;
     tela_int m, n, lda, nb, k, panels;
-    double *t[2]; /* panel p's T in t[p % 2]: member 0 builds the next while others use this */
-    double *w;    /* members' W buffers, w_len doubles apart */
-    size_t w_len;
+    /* Panel p's T (its lower part zero) and V's first ib rows made explicit (unit lower, zero
+     * above), in [p % 2]: member 0 prepares the next panel's while the others use these. */
+    double *t[2], *v_top[2];
+    double *w;    /* members' two W buffers, w_len doubles apart */
+    size_t w_len; /* 2 nb n and a line of slack */
 } factor_job;
-
-#define QR_GROUP_MIN 32
-#define QR_GROUP_MAX 256
-
-/* Columns per group of an update over rows rows: as many as fit QR_GROUP_BYTES, a multiple of
- * 16 within [QR_GROUP_MIN, QR_GROUP_MAX]. */
-static tela_int group_columns(tela_int rows)
-{
-    tela_int g = (tela_int)(QR_GROUP_BYTES / sizeof(double) / (size_t)(rows > 1 ? rows : 1));
-    g = g / 16 * 16;
-    return g < QR_GROUP_MIN ? QR_GROUP_MIN : g > QR_GROUP_MAX ? QR_GROUP_MAX : g;
-}
-
-/* A member's W: the widest group or look-ahead block, by nb rows, and a line of slack. */
-static size_t member_w_len(tela_int nb)
-{
-    return (size_t)nb * (size_t)(nb > QR_GROUP_MAX ? nb : QR_GROUP_MAX) + 8;
-}
 
 static tela_int panel_width(const factor_job *job, tela_int p)
 {
@@ -49,32 +34,37 @@ static tela_int panel_width(const factor_job *job, tela_int p)
 
 static void factor_panel(const factor_job *job, tela_int p)
 {
-    const tela_int i = p * job->nb;
-    qr_panel(tela_par_seq(), job->m - i, panel_width(job, p), job->a + i + (size_t)i * job->lda,
-             job->lda, job->tau + i, job->t[p % 2], job->nb);
+    const tela_int i = p * job->nb, ib = panel_width(job, p), nb = job->nb;
+    double *v = job->a + i + (size_t)i * job->lda, *t = job->t[p % 2], *top = job->v_top[p % 2];
+    qr_panel(tela_par_seq(), job->m - i, ib, v, job->lda, job->tau + i, t, nb);
+    for (tela_int j = 0; j < ib; j++)
+        for (tela_int r = 0; r < ib; r++) {
+            if (r > j)
+                t[r + j * nb] = 0.0;
+            top[r + j * nb] = r < j ? 0.0 : r == j ? 1.0 : v[r + (size_t)j * job->lda];
+        }
 }
 
-/* Panel p's update of columns [from, to). */
+/* Panel p's update of columns [from, to): C = (I - V T^T V^T) C by five GEMMs, each told the
+ * update's whole width, so a column's bits do not depend on the share it is in. */
 static void update(const factor_job *job, tela_int p, tela_int from, tela_int to, double *w)
 {
     if (from >= to)
         return;
-    const tela_int i = p * job->nb;
-    const double *v = job->a + i + (size_t)i * job->lda;
-    qr_apply_block(tela_par_seq(), true, true, job->m - i, to - from, panel_width(job, p), v,
-                   job->lda, job->t[p % 2], job->nb, job->a + i + (size_t)from * job->lda, job->lda,
-                   w);
-}
-
-/* Panel p's update of the groups [g0, g1) after column start, each group a call of its own. */
-static void update_groups(const factor_job *job, tela_int p, tela_int start, tela_int g0,
-                          tela_int g1, double *w)
-{
-    const tela_int g = group_columns(job->m - p * job->nb);
-    for (tela_int q = g0; q < g1; q++) {
-        const tela_int from = start + q * g, to = from + g < job->n ? from + g : job->n;
-        update(job, p, from, to, w);
-    }
+    const tela_int i = p * job->nb, ib = panel_width(job, p), nb = job->nb, lda = job->lda;
+    const tela_int rows = job->m - i, cols = to - from;
+    const level3_ctx ctx = {.par = tela_par_seq(), .in_chunk = true, .whole_n = job->n - i - ib};
+    const double *v2 = job->a + i + ib + (size_t)i * lda, *t = job->t[p % 2];
+    const double *top = job->v_top[p % 2];
+    double *c1 = job->a + i + (size_t)from * lda, *c2 = c1 + ib;
+    double *w1 = w, *w2 = w + (size_t)nb * (size_t)cols;
+    level3_gemm(&ctx, 'T', 'N', ib, cols, ib, 1.0, top, nb, c1, lda, 0.0, w1, nb);
+    if (rows > ib)
+        level3_gemm(&ctx, 'T', 'N', ib, cols, rows - ib, 1.0, v2, lda, c2, lda, 1.0, w1, nb);
+    level3_gemm(&ctx, 'T', 'N', ib, cols, ib, 1.0, t, nb, w1, nb, 0.0, w2, nb);
+    if (rows > ib)
+        level3_gemm(&ctx, 'N', 'N', rows - ib, cols, ib, -1.0, v2, lda, w2, nb, 1.0, c2, lda);
+    level3_gemm(&ctx, 'N', 'N', ib, cols, ib, -1.0, top, nb, w2, nb, 1.0, c1, lda);
 }
 
 static double update_flops(tela_int rows, tela_int cols, tela_int ib)
@@ -99,30 +89,31 @@ static void factor_body(tela_member *self, void *arg)
     for (tela_int p = 0; p < job->panels; p++) {
         const tela_int i = p * job->nb, ib = panel_width(job, p), rows = job->m - i;
         const bool next = p + 1 < job->panels;
-        const tela_int look_from = i + ib,
-                       look_to = next ? look_from + panel_width(job, p + 1) : look_from;
-        const tela_int g = group_columns(rows), groups = (job->n - look_to + g - 1) / g;
-        /* Member 0's groups: its look-ahead and panel should end with the others' shares. */
-        tela_int first = groups;
+        const tela_int look_from = i + ib;
+        const tela_int look_to = next ? look_from + panel_width(job, p + 1) : look_from;
+        const tela_int rest = job->n - look_to;
+        /* Member 0's share: its look-ahead and panel should end with the others' shares. */
+        tela_int split = job->n;
         if (width > 1) {
-            const double group = update_flops(rows, g, ib);
+            const double column = update_flops(rows, 1, ib);
             const double ahead =
-                update_flops(rows, look_to - look_from, ib) +
+                (double)(look_to - look_from) * column +
                 (next ? QR_PANEL_SLOWER * panel_flops(rows - ib, look_to - look_from) : 0.0);
-            const double share = (ahead + (double)groups * group) / width - ahead;
-            first = share > 0.0 ? (tela_int)(share / group + 0.5) : 0;
-            if (first > groups)
-                first = groups;
+            const double share = ((double)rest * column + ahead) / width - ahead;
+            const tela_int columns =
+                share > 0.0 ? (tela_int)(share / column) / QR_SHARE_COLUMNS * QR_SHARE_COLUMNS : 0;
+            split = look_to + (columns < rest ? columns : rest);
         }
         if (rank == 0) {
             update(job, p, look_from, look_to, w);
             if (next)
                 factor_panel(job, p + 1);
-            update_groups(job, p, look_to, 0, first, w);
+            update(job, p, look_to, split, w);
         } else {
-            const tela_int rest = groups - first, others = width - 1;
-            update_groups(job, p, look_to, first + rest * (rank - 1) / others,
-                          first + rest * rank / others, w);
+            const tela_int units = (job->n - split + QR_SHARE_COLUMNS - 1) / QR_SHARE_COLUMNS;
+            const tela_int from = split + units * (rank - 1) / (width - 1) * QR_SHARE_COLUMNS;
+            const tela_int to = split + units * rank / (width - 1) * QR_SHARE_COLUMNS;
+            update(job, p, from, to < job->n ? to : job->n, w);
         }
         tela_barrier(self);
     }
@@ -154,7 +145,7 @@ size_t qr_factor_len(tela_par par, tela_int m, tela_int n)
 {
     const size_t nb = (size_t)qr_block_size(m, n);
     const size_t single = nb * nb + qr_apply_block_len(true, m, n, (tela_int)nb);
-    const size_t blocked = 2 * nb * nb + (size_t)par_width_bound(par) * member_w_len((tela_int)nb);
+    const size_t blocked = 4 * nb * nb + (size_t)par_width_bound(par) * (2 * nb * (size_t)n + 8);
     return single > blocked ? single : blocked;
 }
 
@@ -177,10 +168,13 @@ void qr_factor(tela_par par, tela_int m, tela_int n, double *a, tela_int lda, do
                       .nb = nb,
                       .k = k,
                       .panels = (k + nb - 1) / nb};
+    const size_t nn = (size_t)nb * (size_t)nb;
     job.t[0] = work;
-    job.t[1] = work + (size_t)nb * (size_t)nb;
-    job.w = work + 2 * (size_t)nb * (size_t)nb;
-    job.w_len = member_w_len(nb);
+    job.t[1] = work + nn;
+    job.v_top[0] = work + 2 * nn;
+    job.v_top[1] = work + 3 * nn;
+    job.w = work + 4 * nn;
+    job.w_len = 2 * (size_t)nb * (size_t)n + 8;
     double all, chain;
     estimate_flops(m, n, &all, &chain);
     const double ns = par_rate_ns_per_flop();
