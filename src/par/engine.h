@@ -57,8 +57,9 @@ bool par_scratch_reserve(void);
  * needed, or, above the keep limit, a fresh one with *owned set (par_scratch_release frees it).
  * NULL when it would need allocating inside a region, or out of memory. */
 void *par_scratch_thread(par_scratch_slot slot, size_t bytes, bool *owned);
-/* Memory for a region's shared data under par, got before the region: a held team's workspace,
- * else par_scratch_thread(slot). */
+/* Memory for a region's shared data under par, got before the region: for PACK a held team's
+ * workspace, else (and for the other slots, which live through the kernels a routine calls)
+ * par_scratch_thread(slot). */
 void *par_scratch_region(tela_par par, par_scratch_slot slot, size_t bytes, bool *owned);
 /* members blocks of bytes each, *stride bytes apart (64-byte aligned), from
  * par_scratch_region(PACK): a region's per-member buffers. */

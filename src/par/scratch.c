@@ -118,7 +118,9 @@ bool par_scratch_reserve(void)
 void *par_scratch_region(tela_par par, par_scratch_slot slot, size_t bytes, bool *owned)
 {
     *owned = false;
-    if (par.kind == TELA_PAR_TEAM && par.team)
+    /* The team's workspace backs the PACK slot only: a routine's ROUTINE or CALL memory lives
+     * through the kernels it calls, whose PACK memory under the same team is that workspace. */
+    if (slot == PAR_SCRATCH_PACK && par.kind == TELA_PAR_TEAM && par.team)
         return tela_team_workspace(par.team, bytes);
     return par_scratch_thread(slot, bytes, owned);
 }
