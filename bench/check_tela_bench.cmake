@@ -1,19 +1,24 @@
 # check_tela_bench.cmake — the ctest smoke test of tela-bench (cmake -P).
 #
-# Runs every routine (level 3, LAPACK and the memory-bound level 1 and 2; gemm NN and TN, so
-# gemv N and T; potrf, potrs, posv on both triangles) at two sizes, 1 and 2 threads, two
-# rounds, with OpenBLAS as the environment configures it (--openblas-coretype auto: a test names
-# no kernel set; OPENBLAS_CORETYPE may well be set) and a small bandwidth probe
-# (--bandwidth-mib 64: the test checks that it runs, not what it reads), and checks that the run
-# succeeded (which includes the agreement or residual check of every size), that the header
+# Runs every routine (level 3, LAPACK with the QR family, and the memory-bound level 1 and 2;
+# gemm NN and TN, so gemv N and T; potrf, potrs, posv on both triangles; gels and gels4 with
+# nrhs 1 and n/8; tsqr on 200 rows) at two sizes, 1 and 2 threads, two rounds, with OpenBLAS
+# as the environment configures it (--openblas-coretype auto: a test names no kernel set;
+# OPENBLAS_CORETYPE may well be set) and a small bandwidth probe (--bandwidth-mib 64: the test
+# checks that it runs, not what it reads). Nothing is measured, so it takes the short cuts a
+# measurement must not: a 5 ms warm-up, 1 ms batches, and no wait for OpenBLAS's spinning
+# workers before a round (--settle-max-ms 0; a round waited up to 0.13 s for them). That halved
+# the test (ASan: 23 s before the QR family, 12 s with it). It checks that the run succeeded
+# (which includes the agreement or residual check of every size), that the header
 # gives the measured FMA peak per core and on 2 threads, the measured read and triad bandwidth
 # on 1 and 2 threads, and says where OpenBLAS's core came from, that every table has a "% peak"
-# column for each side (memory-bound: "% read"), that the CSV has a row from both sides for
-# every routine, thread count and size (nrhs filled in for the solves only; at 2 threads also
-# tela serially, timed in the same rounds; the peak and the percentage; then the GB/s columns,
-# the bandwidth and its percentage, filled in for the memory-bound routines only), and that the
-# plot is an SVG file with a panel per routine and the peak and bandwidth lines — never what
-# the times are.
+# column for each side (memory-bound: "% read"), that the QR family's rows show both residuals
+# and the agreement, that the CSV has a row from both sides for every routine, thread count and
+# size (nrhs filled in for the solves and ormqr only; at 2 threads also tela serially, timed in
+# the same rounds; the peak and the percentage; then the GB/s columns, the bandwidth and its
+# percentage, filled in for the memory-bound routines only; last m, filled in for the QR family
+# only), and that the plot is an SVG file with a panel per routine and the peak and bandwidth
+# lines — never what the times are.
 # Variables: BENCH (the program), WORK_DIR. A tela-bench that finds no OpenBLAS exits 77:
 # the test is then reported as skipped.
 foreach(var BENCH WORK_DIR)
@@ -23,10 +28,14 @@ foreach(var BENCH WORK_DIR)
 endforeach()
 
 set(routines gemm trsm trmm syrk symm syr2k getrf getrs potrf potrs gesv posv
+             geqrf geqrf4 geqrf16 tsqr gelqf orgqr ormqr qr gels gels4
              dot axpy nrm2 gemv symv ger trsv)
 set(memory_routines dot axpy nrm2 gemv symv ger trsv)
 set(solves getrs potrs gesv posv)
 set(uplo_routines potrf potrs posv)
+set(qr_routines geqrf geqrf4 geqrf16 tsqr gelqf orgqr ormqr qr gels gels4)
+set(gels_routines gels gels4)
+set(tsqr_rows 200)
 # Routines with two variants besides the triangles: gemm NN and TN, gemv N and T.
 set(trans_routines gemm gemv)
 set(nrhs 7)
@@ -42,6 +51,8 @@ list(JOIN sizes "," size_list)
 execute_process(
     COMMAND "${BENCH}" --sizes ${size_list} --threads ${thread_list} --rounds ${rounds}
             --routines ${routine_list} --nrhs ${nrhs} --uplo L,U --trans NN,TN
+            --gels-nrhs 1,n/8 --tsqr-rows ${tsqr_rows} --warm-up-ms 5 --batch-ms 1
+            --settle-max-ms 0
             --openblas-coretype auto --bandwidth-mib 64 --csv "${csv_file}" --plot "${svg_file}"
     RESULT_VARIABLE result
     OUTPUT_VARIABLE output
@@ -68,11 +79,13 @@ list(LENGTH routines routine_count)
 list(LENGTH memory_routines memory_count)
 list(LENGTH uplo_routines uplo_count)
 list(LENGTH trans_routines trans_count)
+list(LENGTH gels_routines gels_count)
+list(LENGTH qr_routines qr_count)
 list(LENGTH threads thread_count)
 list(LENGTH sizes size_count)
-# Tables (groups): one per routine and variant and thread count; the memory-bound ones (gemv
-# twice) apart.
-math(EXPR variants "${routine_count} + ${uplo_count} + ${trans_count}")
+# Tables (groups): one per routine and variant and thread count (gels and gels4 twice: nrhs 1
+# and n/8); the memory-bound ones (gemv twice) apart.
+math(EXPR variants "${routine_count} + ${uplo_count} + ${trans_count} + ${gels_count}")
 math(EXPR memory_variants "${memory_count} + 1")
 math(EXPR compute_variants "${variants} - ${memory_variants}")
 math(EXPR checked "${variants} * ${thread_count} * ${size_count}")
@@ -119,6 +132,14 @@ if(NOT title_count EQUAL memory_tables OR NOT header_row_count EQUAL memory_tabl
                         "${header_row_count} header rows with % read columns, not "
                         "${memory_tables}")
 endif()
+# The QR family's rows end in both sides' residuals and their agreement.
+math(EXPR qr_rows "(${qr_count} + ${gels_count}) * ${thread_count} * ${size_count}")
+string(REGEX MATCHALL "\\| ${plain} \\(${plain}\\), agree ${plain}" agree_rows "${output}")
+list(LENGTH agree_rows agree_row_count)
+if(NOT agree_row_count EQUAL qr_rows)
+    message(FATAL_ERROR "tela-bench: ${agree_row_count} QR rows with residuals and agreement, not "
+                        "${qr_rows}")
+endif()
 # A row: n, tela's summary and % peak, OpenBLAS's and % peak, the ratio.
 set(summary "${number} \\(${number}-${number}\\) *")
 string(REGEX MATCHALL "\n +[0-9]+ \\| ${summary}\\| +${number} \\| ${summary}\\| +${number} \\| +${number} \\|"
@@ -136,7 +157,7 @@ endif()
 file(STRINGS "${csv_file}" rows)
 list(GET rows 0 header)
 if(NOT header STREQUAL
-   "routine,trans,threads,n,side,gflops_median,gflops_min,gflops_max,rounds,nrhs,peak_gflops,percent_of_peak,gbs_median,gbs_min,gbs_max,bandwidth_gbs,percent_of_bandwidth")
+   "routine,trans,threads,n,side,gflops_median,gflops_min,gflops_max,rounds,nrhs,peak_gflops,percent_of_peak,gbs_median,gbs_min,gbs_max,bandwidth_gbs,percent_of_bandwidth,m")
     message(FATAL_ERROR "tela-bench: unexpected CSV header: ${header}")
 endif()
 foreach(routine ${routines})
@@ -157,21 +178,46 @@ foreach(routine ${routines})
         set(variants "N")
     endif()
     list(FIND solves ${routine} solve_index)
-    if(solve_index GREATER -1)
-        set(routine_nrhs "${nrhs}")
-    else()
-        set(routine_nrhs "")
+    list(FIND qr_routines ${routine} qr_index)
+    list(FIND gels_routines ${routine} gels_index)
+    # gels's variants share the trans column; their nrhs columns tell them apart.
+    set(nrhs_variants "-")
+    if(gels_index GREATER -1)
+        set(nrhs_variants 1 n/8)
     endif()
     foreach(trans ${variants})
         foreach(thread ${threads})
             foreach(n ${sizes})
+            foreach(nrhs_variant ${nrhs_variants})
+                if(solve_index GREATER -1)
+                    set(routine_nrhs "${nrhs}")
+                elseif(nrhs_variant STREQUAL "n/8")
+                    math(EXPR routine_nrhs "${n} / 8")
+                elseif(nrhs_variant STREQUAL "1" OR routine STREQUAL "ormqr")
+                    set(routine_nrhs "${nrhs_variant}")
+                    if(routine STREQUAL "ormqr")
+                        set(routine_nrhs "${n}")
+                    endif()
+                else()
+                    set(routine_nrhs "")
+                endif()
+                set(m "")
+                if(routine STREQUAL "tsqr")
+                    set(m "${tsqr_rows}")
+                elseif(routine MATCHES "^(geqrf4|gels4)$")
+                    math(EXPR m "4 * ${n}")
+                elseif(routine STREQUAL "geqrf16")
+                    math(EXPR m "16 * ${n}")
+                elseif(qr_index GREATER -1)
+                    set(m "${n}")
+                endif()
                 # Two threads at n <= 128 also time tela serially in the same rounds.
                 set(sides tela openblas)
                 if(thread GREATER 1 AND n LESS_EQUAL 128)
                     list(APPEND sides tela_serial)
                 endif()
                 foreach(side ${sides})
-                    set(row "^${routine},${trans},${thread},${n},${side},${plain},${plain},${plain},${rounds},${routine_nrhs},${plain},${plain},${bandwidth_columns}$")
+                    set(row "^${routine},${trans},${thread},${n},${side},${plain},${plain},${plain},${rounds},${routine_nrhs},${plain},${plain},${bandwidth_columns},${m}$")
                     set(found 0)
                     foreach(line ${rows})
                         if(line MATCHES "${row}")
@@ -180,9 +226,10 @@ foreach(routine ${routines})
                     endforeach()
                     if(NOT found)
                         message(FATAL_ERROR "tela-bench: no CSV row for ${routine} ${trans} "
-                                            "${thread}T n=${n} ${side}")
+                                            "${thread}T n=${n} nrhs=${routine_nrhs} ${side}")
                     endif()
                 endforeach()
+            endforeach()
             endforeach()
         endforeach()
     endforeach()
@@ -197,11 +244,11 @@ if(NOT svg_start MATCHES "^<svg ")
 endif()
 file(READ "${svg_file}" svg)
 foreach(routine ${routines})
-    if(NOT svg MATCHES "font-weight=\"bold\">${routine}( NN| N| L)?</text>")
+    if(NOT svg MATCHES "font-weight=\"bold\">${routine}( NN| N| L| nrhs=1)?</text>")
         message(FATAL_ERROR "tela-bench: the plot has no panel for ${routine}")
     endif()
 endforeach()
-foreach(panel "gemm TN" "gemv T")
+foreach(panel "gemm TN" "gemv T" "gels nrhs=n/8" "gels4 nrhs=n/8")
     if(NOT svg MATCHES "font-weight=\"bold\">${panel}</text>")
         message(FATAL_ERROR "tela-bench: the plot has no panel for ${panel}")
     endif()

@@ -1,6 +1,6 @@
 /* tela_bench_inputs.c — what every problem file of tela-bench builds its inputs and checks from:
- * the fixed-seed generator, aligned arrays, and the largest |x| of a matrix. Apart from the
- * problem files so that neither includes the other's helpers. */
+ * the fixed-seed generator, aligned arrays, the largest |x| of a matrix and its 1-norm. Apart from
+ * the problem files so that neither includes the other's helpers. */
 #include "tela_bench_inputs.h"
 
 #include <math.h>
@@ -47,6 +47,34 @@ double tb_max_abs(const double *x, int n, int lower_only)
     for (int j = 0; j < n; j++) {
         for (int i = lower_only ? j : 0; i < n; i++)
             most = fmax(most, fabs(x[i + (size_t)j * (size_t)n]));
+    }
+    return most;
+}
+
+double tb_max_abs_rect(const double *x, int m, int n, int ld)
+{
+    double most = 0.0;
+    for (int j = 0; j < n; j++) {
+        for (int i = 0; i < m; i++) {
+            double v = fabs(x[i + (size_t)j * (size_t)ld]);
+            if (isnan(v))
+                return NAN;
+            most = v > most ? v : most;
+        }
+    }
+    return most;
+}
+
+double tb_norm1(const double *x, int m, int n, int ld)
+{
+    double most = 0.0;
+    for (int j = 0; j < n; j++) {
+        double sum = 0.0;
+        for (int i = 0; i < m; i++)
+            sum += fabs(x[i + (size_t)j * (size_t)ld]);
+        if (isnan(sum))
+            return NAN;
+        most = sum > most ? sum : most;
     }
     return most;
 }

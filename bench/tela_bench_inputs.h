@@ -1,5 +1,5 @@
-/* tela_bench_inputs.h — the input helpers tela-bench's problem files share
- * (tela_bench_problem.c, tela_bench_vector.c). */
+/* tela_bench_inputs.h — the input and norm helpers tela-bench's problem files share
+ * (tela_bench_problem.c, tela_bench_vector.c, tela_bench_qr.c). */
 #ifndef TELA_BENCH_INPUTS_H
 #define TELA_BENCH_INPUTS_H
 
@@ -16,5 +16,9 @@ double *tb_alloc_doubles(int rows, int cols);
 void tb_fill_uniform(double *x, size_t count, uint64_t *state);
 /* The largest |x| over an n x n matrix (lda = n), or over its lower triangle. */
 double tb_max_abs(const double *x, int n, int lower_only);
+/* The largest |x| over an m x n matrix with leading dimension ld; NaN if any entry is NaN. */
+double tb_max_abs_rect(const double *x, int m, int n, int ld);
+/* ||x||_1 of an m x n matrix (the largest column sum of |x|); NaN if any entry is NaN. */
+double tb_norm1(const double *x, int m, int n, int ld);
 
 #endif

@@ -55,6 +55,21 @@ typedef void (*tb_dposv_fn)(const char *uplo, const int *n, const int *nrhs, dou
                             const int *lda, double *b, const int *ldb, int *info,
                             size_t uplo_length);
 
+/* The QR family: reference LAPACK inside OpenBLAS (on OpenBLAS's BLAS). Each takes a workspace
+ * and its length lwork; lwork = -1 is the query, the optimal length returned in work[0].
+ * dormlq_ serves gelqf's check only. */
+typedef void (*tb_dgeqrf_fn)(const int *m, const int *n, double *a, const int *lda, double *tau,
+                             double *work, const int *lwork, int *info);
+typedef void (*tb_dorgqr_fn)(const int *m, const int *n, const int *k, double *a, const int *lda,
+                             const double *tau, double *work, const int *lwork, int *info);
+typedef void (*tb_dormqr_fn)(const char *side, const char *trans, const int *m, const int *n,
+                             const int *k, const double *a, const int *lda, const double *tau,
+                             double *c, const int *ldc, double *work, const int *lwork, int *info,
+                             size_t side_length, size_t trans_length);
+typedef void (*tb_dgels_fn)(const char *trans, const int *m, const int *n, const int *nrhs,
+                            double *a, const int *lda, double *b, const int *ldb, double *work,
+                            const int *lwork, int *info, size_t trans_length);
+
 /* OpenBLAS's BLAS through the same Fortran ABI for dsymm, dsyr2k and the memory-bound level-1
  * and level-2 routines. ddot_ and dnrm2_ return their double as a C function does, which is what
  * gfortran does for a REAL*8 function. */
@@ -119,6 +134,12 @@ struct tb_openblas {
     tb_dpotrf_fn dpotrf;          /* dpotrf_ */
     tb_dpotrs_fn dpotrs;          /* dpotrs_ */
     tb_dposv_fn dposv;            /* dposv_ */
+    tb_dgeqrf_fn dgeqrf;          /* dgeqrf_ */
+    tb_dgeqrf_fn dgelqf;          /* dgelqf_ (dgeqrf_'s signature) */
+    tb_dorgqr_fn dorgqr;          /* dorgqr_ */
+    tb_dormqr_fn dormqr;          /* dormqr_ */
+    tb_dormqr_fn dormlq;          /* dormlq_ (dormqr_'s signature) */
+    tb_dgels_fn dgels;            /* dgels_ */
     tb_dsymm_fn dsymm;            /* dsymm_ */
     tb_dsyr2k_fn dsyr2k;          /* dsyr2k_ */
     tb_ddot_fn ddot;              /* ddot_ */

@@ -4,6 +4,7 @@
  * routines are checked by residuals (two correct factorizations may pick different pivots or
  * round differently), computed with OpenBLAS's BLAS, never with tela's. */
 #include "tela_bench_problem.h"
+#include "tela_bench_qr.h"
 #include "tela_bench_vector.h"
 
 #include <float.h>
@@ -13,25 +14,45 @@
 #include <string.h>
 
 const char *const tb_routine_names[TB_ROUTINE_COUNT] = {
-    [TB_GEMM] = "gemm",   [TB_TRSM] = "trsm",   [TB_TRMM] = "trmm",   [TB_SYRK] = "syrk",
-    [TB_SYMM] = "symm",   [TB_SYR2K] = "syr2k", [TB_GETRF] = "getrf", [TB_GETRS] = "getrs",
-    [TB_POTRF] = "potrf", [TB_POTRS] = "potrs", [TB_GESV] = "gesv",   [TB_POSV] = "posv",
-    [TB_DOT] = "dot",     [TB_AXPY] = "axpy",   [TB_NRM2] = "nrm2",   [TB_GEMV] = "gemv",
-    [TB_SYMV] = "symv",   [TB_GER] = "ger",     [TB_TRSV] = "trsv"};
+    [TB_GEMM] = "gemm",   [TB_TRSM] = "trsm",     [TB_TRMM] = "trmm",       [TB_SYRK] = "syrk",
+    [TB_SYMM] = "symm",   [TB_SYR2K] = "syr2k",   [TB_GETRF] = "getrf",     [TB_GETRS] = "getrs",
+    [TB_POTRF] = "potrf", [TB_POTRS] = "potrs",   [TB_GESV] = "gesv",       [TB_POSV] = "posv",
+    [TB_GEQRF] = "geqrf", [TB_GEQRF4] = "geqrf4", [TB_GEQRF16] = "geqrf16", [TB_TSQR] = "tsqr",
+    [TB_GELQF] = "gelqf", [TB_ORGQR] = "orgqr",   [TB_ORMQR] = "ormqr",     [TB_QR] = "qr",
+    [TB_GELS] = "gels",   [TB_GELS4] = "gels4",   [TB_DOT] = "dot",         [TB_AXPY] = "axpy",
+    [TB_NRM2] = "nrm2",   [TB_GEMV] = "gemv",     [TB_SYMV] = "symv",       [TB_GER] = "ger",
+    [TB_TRSV] = "trsv"};
 const char *const tb_side_names[TB_SIDE_COUNT] = {[TB_TELA] = "tela", [TB_OPENBLAS] = "openblas"};
 const char *const tb_side_labels[TB_SIDE_COUNT] = {[TB_TELA] = "tela", [TB_OPENBLAS] = "OpenBLAS"};
 
 /* A number per routine for its inputs' seed, fixed apart from the enumeration's order so that a
  * routine added to it leaves every other routine's inputs as they were. */
 static const unsigned seed_ids[TB_ROUTINE_COUNT] = {
-    [TB_GEMM] = 0,  [TB_TRSM] = 1,   [TB_TRMM] = 2,  [TB_SYRK] = 3,  [TB_GETRF] = 4,
-    [TB_GETRS] = 5, [TB_POTRF] = 6,  [TB_POTRS] = 7, [TB_GESV] = 8,  [TB_POSV] = 9,
-    [TB_SYMM] = 10, [TB_SYR2K] = 11, [TB_DOT] = 12,  [TB_AXPY] = 13, [TB_NRM2] = 14,
-    [TB_GEMV] = 15, [TB_SYMV] = 16,  [TB_GER] = 17,  [TB_TRSV] = 18};
+    [TB_GEMM] = 0,    [TB_TRSM] = 1,     [TB_TRMM] = 2,  [TB_SYRK] = 3,   [TB_GETRF] = 4,
+    [TB_GETRS] = 5,   [TB_POTRF] = 6,    [TB_POTRS] = 7, [TB_GESV] = 8,   [TB_POSV] = 9,
+    [TB_SYMM] = 10,   [TB_SYR2K] = 11,   [TB_DOT] = 12,  [TB_AXPY] = 13,  [TB_NRM2] = 14,
+    [TB_GEMV] = 15,   [TB_SYMV] = 16,    [TB_GER] = 17,  [TB_TRSV] = 18,  [TB_GEQRF] = 19,
+    [TB_GEQRF4] = 20, [TB_GEQRF16] = 21, [TB_TSQR] = 22, [TB_GELQF] = 23, [TB_ORGQR] = 24,
+    [TB_ORMQR] = 25,  [TB_QR] = 26,      [TB_GELS] = 27, [TB_GELS4] = 28};
 
 int tb_routine_is_lapack(enum tb_routine routine)
 {
-    return routine >= TB_GETRF && routine <= TB_POSV;
+    return routine >= TB_GETRF && routine <= TB_GELS4;
+}
+
+int tb_routine_rows(enum tb_routine routine, int n, int tsqr_rows)
+{
+    switch (routine) {
+    case TB_GEQRF4:
+    case TB_GELS4:
+        return 4 * n;
+    case TB_GEQRF16:
+        return 16 * n;
+    case TB_TSQR:
+        return tsqr_rows;
+    default:
+        return n;
+    }
 }
 
 int tb_routine_is_memory_bound(enum tb_routine routine)
@@ -41,7 +62,8 @@ int tb_routine_is_memory_bound(enum tb_routine routine)
 
 int tb_routine_has_rhs(enum tb_routine routine)
 {
-    return routine == TB_GETRS || routine == TB_POTRS || routine == TB_GESV || routine == TB_POSV;
+    return routine == TB_GETRS || routine == TB_POTRS || routine == TB_GESV || routine == TB_POSV ||
+           tb_routine_is_gels(routine);
 }
 
 int tb_routine_has_uplo(enum tb_routine routine)
@@ -146,7 +168,7 @@ static double routine_flops(enum tb_routine routine, int n, int nrhs)
         return 2.0 / 3.0 * n3 + solve;
     case TB_POSV:
         return n3 / 3.0 + solve;
-    default: /* the memory-bound routines: tb_vector_problem_init */
+    default: /* the memory-bound routines, tb_vector_problem_init; the QR family, tb_qr_flops */
         break;
     }
     return 0.0;
@@ -178,19 +200,27 @@ static int make_reference_factors(struct tb_problem *p, const struct tb_openblas
 }
 
 int tb_problem_init(struct tb_problem *p, enum tb_routine routine, char transa, char transb,
-                    char uplo, int n, int nrhs, const struct tb_openblas *ob)
+                    char uplo, int m, int n, int nrhs, const struct tb_openblas *ob)
 {
     memset(p, 0, sizeof *p);
     p->routine = routine;
     p->transa = transa;
     p->transb = transb;
     p->uplo = tb_routine_has_uplo(routine) ? uplo : 'L';
+    p->m = tb_routine_is_qr(routine) ? m : n;
     p->n = n;
-    p->nrhs = tb_routine_has_rhs(routine) ? nrhs : 0;
+    p->nrhs = tb_routine_has_rhs(routine) ? nrhs : routine == TB_ORMQR ? n : 0;
     p->flops = routine_flops(routine, n, p->nrhs);
 
     /* A seed per routine and size: every run, and both sides, see the same inputs. */
     uint64_t state = 0x9E3779B97F4A7C15ULL ^ ((uint64_t)seed_ids[routine] << 32 | (uint64_t)n);
+    if (tb_routine_is_qr(routine)) {
+        if (tb_qr_problem_init(p, &state, ob) != 0) {
+            tb_problem_free(p);
+            return -1;
+        }
+        return 0;
+    }
     if (tb_routine_is_memory_bound(routine)) {
         if (tb_vector_problem_init(p, &state) != 0) {
             tb_problem_free(p);
@@ -235,11 +265,12 @@ void tb_problem_free(struct tb_problem *p)
     free(p->b);
     free(p->c);
     free(p->factors);
+    free(p->tau);
     free(p->pivots);
     free(p->pivots_lp64);
     free(p->x);
     free(p->y);
-    p->a = p->b = p->c = p->factors = p->x = p->y = NULL;
+    p->a = p->b = p->c = p->factors = p->tau = p->x = p->y = NULL;
     p->pivots = NULL;
     p->pivots_lp64 = NULL;
 }
@@ -249,8 +280,10 @@ void tb_problem_free(struct tb_problem *p)
 int tb_state_init(const struct tb_problem *p, struct tb_state *s)
 {
     memset(s, 0, sizeof *s);
-    if (tb_routine_is_memory_bound(p->routine)) {
-        if (tb_vector_state_init(p, s) != 0) {
+    if (tb_routine_is_memory_bound(p->routine) || tb_routine_is_qr(p->routine)) {
+        const int made =
+            tb_routine_is_qr(p->routine) ? tb_qr_state_init(p, s) : tb_vector_state_init(p, s);
+        if (made != 0) {
             tb_state_free(s);
             return -1;
         }
@@ -284,6 +317,10 @@ void tb_state_reset(const struct tb_problem *p, struct tb_state *s)
         tb_vector_state_reset(p, s);
         return;
     }
+    if (tb_routine_is_qr(p->routine)) {
+        tb_qr_state_reset(p, s);
+        return;
+    }
     const size_t n = (size_t)p->n;
     if (s->matrix) {
         const double *start = tb_routine_is_lapack(p->routine) ? p->a : p->c ? p->c : p->b;
@@ -297,6 +334,9 @@ void tb_state_free(struct tb_state *s)
 {
     free(s->matrix);
     free(s->rhs);
+    free(s->tau);
+    free(s->triangle);
+    free(s->work);
     free(s->pivots);
     free(s->pivots_lp64);
     free(s->vector);
@@ -309,6 +349,8 @@ int tb_call_tela(const struct tb_problem *p, tela_par par, struct tb_state *s)
 {
     if (tb_routine_is_memory_bound(p->routine))
         return tb_vector_call_tela(p, par, s);
+    if (tb_routine_is_qr(p->routine))
+        return tb_qr_call_tela(p, par, s);
     const tela_int n = p->n, nrhs = p->nrhs;
     double *out = s->matrix;
     switch (p->routine) {
@@ -351,6 +393,8 @@ int tb_call_openblas(const struct tb_problem *p, const struct tb_openblas *ob, s
 {
     if (tb_routine_is_memory_bound(p->routine))
         return tb_vector_call_openblas(p, ob, s);
+    if (tb_routine_is_qr(p->routine))
+        return tb_qr_call_openblas(p, ob, s);
     const int n = p->n, nrhs = p->nrhs;
     const double one = 1.0;
     double *out = s->matrix;
@@ -444,22 +488,6 @@ static double level3_difference(const struct tb_problem *p, const double *x, con
 
 /* ---- checks: LAPACK residuals ------------------------------------------------------------- */
 
-/* ||x||_1 of an m x n column-major matrix (the largest column sum of |x|); NaN if any entry
- * is NaN. */
-static double norm1(const double *x, int m, int n, int ld)
-{
-    double most = 0.0;
-    for (int j = 0; j < n; j++) {
-        double sum = 0.0;
-        for (int i = 0; i < m; i++)
-            sum += fabs(x[i + (size_t)j * (size_t)ld]);
-        if (isnan(sum))
-            return NAN;
-        most = sum > most ? sum : most;
-    }
-    return most;
-}
-
 /* The matrix the routine factors, in full: p->a itself for LU, the symmetric matrix its uplo
  * triangle stands for (copied into *owned) for Cholesky. NULL out of memory. */
 static const double *full_matrix(const struct tb_problem *p, double **owned)
@@ -515,7 +543,7 @@ static double lu_residual(const struct tb_problem *p, const struct tb_openblas *
     }
     for (size_t k = 0; k < nn * nn; k++)
         pa[k] -= product[k];
-    double residual = norm1(pa, n, n, n) / ((double)n * norm1(p->a, n, n, n) * DBL_EPSILON);
+    double residual = tb_norm1(pa, n, n, n) / ((double)n * tb_norm1(p->a, n, n, n) * DBL_EPSILON);
     free(product);
     free(pa);
     return residual;
@@ -549,7 +577,7 @@ static double cholesky_residual(const struct tb_problem *p, const struct tb_open
                   TB_CBLAS_NON_UNIT, n, n, 1.0, l, n, product, n);
     for (size_t k = 0; k < nn * nn; k++)
         product[k] = a[k] - product[k];
-    double residual = norm1(product, n, n, n) / ((double)n * norm1(a, n, n, n) * DBL_EPSILON);
+    double residual = tb_norm1(product, n, n, n) / ((double)n * tb_norm1(a, n, n, n) * DBL_EPSILON);
     free(owned);
     free(product);
     return residual;
@@ -572,12 +600,12 @@ static double solve_residual(const struct tb_problem *p, const struct tb_openbla
     memcpy(r, p->b, nn * (size_t)nrhs * sizeof(double));
     ob->dgemm(TB_CBLAS_COL_MAJOR, TB_CBLAS_NO_TRANS, TB_CBLAS_NO_TRANS, n, nrhs, n, -1.0, a, n, x,
               n, 1.0, r, n);
-    const double a_norm = norm1(a, n, n, n);
+    const double a_norm = tb_norm1(a, n, n, n);
     double worst = 0.0;
     for (int j = 0; j < nrhs && !isnan(worst); j++) {
         const size_t at = (size_t)j * nn;
-        double x_norm = norm1(x + at, n, 1, n);
-        double residual = norm1(r + at, n, 1, n) / ((double)n * a_norm * x_norm * DBL_EPSILON);
+        double x_norm = tb_norm1(x + at, n, 1, n);
+        double residual = tb_norm1(r + at, n, 1, n) / ((double)n * a_norm * x_norm * DBL_EPSILON);
         worst = isnan(residual) || residual > worst ? residual : worst;
     }
     free(owned);
@@ -604,8 +632,12 @@ int tb_problem_check(const struct tb_problem *p, const struct tb_openblas *ob,
                      struct tb_check *check)
 {
     check->reference = NAN;
+    check->agreement = NAN;
     check->pivots_differ = -1;
+    check->signs_differ = -1;
     check->other_triangle_written = 0;
+    if (tb_routine_is_qr(p->routine))
+        return tb_qr_check(p, ob, tela, openblas, check);
     if (tb_routine_is_memory_bound(p->routine)) {
         check->difference = tb_vector_difference(p, tela, openblas);
         return 0;

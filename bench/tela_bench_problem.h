@@ -20,7 +20,17 @@ enum tb_routine {
     TB_POTRS,
     TB_GESV,
     TB_POSV,
-    TB_DOT, /* the memory-bound routines from here on: level 1 ... */
+    TB_GEQRF, /* the QR family (tela_bench_qr.c): geqrf on n x n, 4n x n, 16n x n, ... */
+    TB_GEQRF4,
+    TB_GEQRF16,
+    TB_TSQR, /* ... and on tsqr_rows x n (tall and skinny) */
+    TB_GELQF,
+    TB_ORGQR,
+    TB_ORMQR,
+    TB_QR, /* NumPy's qr: geqrf, R copied out, orgqr */
+    TB_GELS,
+    TB_GELS4, /* gels on 4n x n */
+    TB_DOT,   /* the memory-bound routines from here on: level 1 ... */
     TB_AXPY,
     TB_NRM2,
     TB_GEMV, /* ... and level 2 */
@@ -31,11 +41,24 @@ enum tb_routine {
 };
 extern const char *const tb_routine_names[TB_ROUTINE_COUNT];
 
-/* 1 for the LAPACK routines (getrf ... posv): every call starts from the same inputs, restored
- * before it outside the timed part. The level-3 routines chain their calls on one buffer. */
+/* 1 for the LAPACK routines (getrf ... posv and the QR family): every call starts from the same
+ * inputs, restored before it outside the timed part. The level-3 routines chain their calls on
+ * one buffer. */
 int tb_routine_is_lapack(enum tb_routine routine);
-/* 1 for the solves (getrs, potrs, gesv, posv): they have nrhs right-hand sides. */
+/* 1 for the QR family (geqrf ... gels4): A is m x n, m from tb_routine_rows. */
+static inline int tb_routine_is_qr(enum tb_routine routine)
+{
+    return routine >= TB_GEQRF && routine <= TB_GELS4;
+}
+/* The rows m of a QR routine's A at n columns: n, 4n (geqrf4, gels4), 16n (geqrf16), or
+ * tsqr_rows (tsqr); n for every other routine. */
+int tb_routine_rows(enum tb_routine routine, int n, int tsqr_rows);
+/* 1 for the solves (getrs, potrs, gesv, posv, gels, gels4): they have nrhs right-hand sides. */
 int tb_routine_has_rhs(enum tb_routine routine);
+static inline int tb_routine_is_gels(enum tb_routine routine)
+{
+    return routine == TB_GELS || routine == TB_GELS4;
+}
 /* 1 for the memory-bound routines (dot ... trsv): their figure is GB/s, of the bytes a call
  * must move at least, rather than GFLOP/s. Their calls chain on one buffer, as level 3's. */
 int tb_routine_is_memory_bound(enum tb_routine routine);
@@ -66,6 +89,14 @@ extern const char *const tb_side_labels[TB_SIDE_COUNT]; /* tables: "tela", "Open
  *   potrs A X = B with reference factors of that A (OpenBLAS's dpotrf, computed once)
  *   posv  potrf then potrs
  * B of the solves is n x nrhs, uniform in [-1, 1).
+ * The QR family (tela_bench_qr.c), A m x n (lda = m) uniform in [-1, 1), 2 sqrt(n) added to the
+ * diagonal of a square one:
+ *   geqrf, geqrf4, geqrf16, tsqr  A = Q R, m = n, 4n, 16n, tsqr_rows
+ *   gelqf A = L Q (square)
+ *   orgqr Q (m x n, k = n) from reference reflectors of A (OpenBLAS's dgeqrf, computed once)
+ *   ormqr C = Q^T C (side L), C n x n uniform, the same reference reflectors (square)
+ *   qr    NumPy's path: geqrf, R copied out, orgqr (square)
+ *   gels  min ||B - A X|| (trans N), B m x nrhs uniform; m = n (gels), 4n (gels4)
  * The memory-bound routines (tela_bench_vector.c), x and y of length n, A n x n:
  *   dot   x^T y            axpy  y = alpha x + y, alpha +1 and -1 in turn
  *   nrm2  ||x||_2          gemv  y = op(A) x + y, op from transa (alpha 1, beta 1)
@@ -77,12 +108,14 @@ struct tb_problem {
     enum tb_routine routine;
     char transa, transb; /* gemm: 'N' or 'T'; gemv: transa */
     char uplo;           /* potrf, potrs, posv: the triangle 'L' or 'U' they are told; 'L' else */
+    int m;               /* QR family: rows of A (tb_routine_rows); n otherwise */
     int n;
-    int nrhs;         /* solves: columns of B; 0 otherwise */
+    int nrhs;         /* solves: columns of B; ormqr: columns of C (n); 0 otherwise */
     double flops;     /* per call: gemm, symm and syr2k 2n^3, trsm and trmm n^3 (m^2 n), syrk
                          n^3 (n^2 k), getrf 2/3 n^3, potrf 1/3 n^3, getrs and potrs 2 n^2 nrhs,
                          gesv and posv the factorization's plus the solve's; dot, axpy, nrm2
-                         2n, gemv, symv, ger 2n^2, trsv n^2 */
+                         2n, gemv, symv, ger 2n^2, trsv n^2; the QR family as LAPACK counts
+                         it (tela_bench_qr.c) */
     double bytes;     /* memory-bound routines: the bytes a call must read and write at least,
                          8 per element read and 8 per element written (dot 16n, axpy 24n,
                          nrm2 8n, gemv 8(n^2 + 3n), symv 8(n(n+1)/2 + 3n), ger 8(2n^2 + 2n),
@@ -92,18 +125,21 @@ struct tb_problem {
     double *b;        /* gemm: the second factor; trsm, trmm: the right-hand side B; solves: B,
                          n x nrhs */
     double *c;        /* gemm, syrk, symm, syr2k: the C added to; NULL otherwise */
-    double *factors;  /* getrs, potrs: the reference factors of a; NULL otherwise */
+    double *factors;  /* getrs, potrs, orgqr, ormqr: the reference factors of a; NULL otherwise */
+    double *tau;      /* orgqr, ormqr: the scalars of those reference reflectors */
+    int lwork;        /* QR family: OpenBLAS's workspace, the optimal length its query gave */
     tela_int *pivots; /* getrs: their pivots, 1-based, as tela takes them */
     int *pivots_lp64; /* getrs: the same, as OpenBLAS takes them */
     double *x;        /* memory-bound: the vector x (trsv: the right-hand side); NULL else */
     double *y;        /* dot, axpy, gemv, symv, ger: the vector y; NULL otherwise */
 };
 
-/* Builds the inputs from a seed fixed by routine and n (getrs and potrs factor theirs with ob);
- * transa is gemm's and gemv's, transb gemm's.
+/* Builds the inputs from a seed fixed by routine and n (getrs, potrs, orgqr and ormqr factor
+ * theirs with ob, and the QR family asks ob for its workspace length); transa is gemm's and
+ * gemv's, transb gemm's, m the QR family's rows (tb_routine_rows; ignored otherwise).
  * Returns 0, or -1 out of memory or when the reference factorization fails. */
 int tb_problem_init(struct tb_problem *p, enum tb_routine routine, char transa, char transb,
-                    char uplo, int n, int nrhs, const struct tb_openblas *ob);
+                    char uplo, int m, int n, int nrhs, const struct tb_openblas *ob);
 /* 1 for the routines told a triangle of a symmetric matrix (potrf, potrs, posv). */
 int tb_routine_has_uplo(enum tb_routine routine);
 void tb_problem_free(struct tb_problem *p);
@@ -111,9 +147,13 @@ void tb_problem_free(struct tb_problem *p);
 /* The buffers one side's calls write. */
 struct tb_state {
     double *matrix;   /* level 3: the output updated in place (C; B of trsm and trmm);
-                         getrf, potrf, gesv, posv: A, factored in place; NULL for getrs,
-                         potrs */
-    double *rhs;      /* solves: B, overwritten by X; NULL otherwise */
+                         getrf, potrf, gesv, posv, the QR family: A, factored in place (orgqr:
+                         the reflectors, overwritten by Q); NULL for getrs, potrs, ormqr */
+    double *rhs;      /* solves: B, overwritten by X; ormqr: C; NULL otherwise */
+    double *tau;      /* geqrf, geqrf4, geqrf16, tsqr, gelqf, qr: the scalars written */
+    double *triangle; /* qr: R (n x n), copied out between geqrf and orgqr as NumPy does */
+    double *work;     /* QR family: OpenBLAS's workspace, lwork doubles (tela's side has one
+                         too, unused: a state does not know its side) */
     tela_int *pivots; /* getrf, gesv on tela's side: the pivots */
     int *pivots_lp64; /* getrf, gesv on OpenBLAS's side */
     double *vector;   /* axpy, gemv, symv: y; trsv: x; updated in place; NULL otherwise */
@@ -145,11 +185,19 @@ int tb_call_openblas(const struct tb_problem *p, const struct tb_openblas *ob, s
  * the columns of ||b - A x|| / (n ||A|| ||x|| eps). difference is tela's, reference
  * OpenBLAS's (the residual products are computed with OpenBLAS's BLAS). pivots_differ: getrf,
  * gesv: rows whose pivot differs between the two sides (-1 for other routines); potrf, posv:
- * other_triangle_written is set when tela changed the upper triangle. NaN anywhere gives NaN. */
+ * other_triangle_written is set when tela changed the upper triangle. NaN anywhere gives NaN.
+ *
+ * QR family (tela_bench_qr.h): difference and reference are each side's residual as LAPACK's
+ * tests measure it; agreement compares the two sides' results (R, Q, C or X), in units of
+ * m eps times the result's scale; signs_differ counts rows of R (columns of L) whose sign
+ * differs between the sides (compared up to that sign). agreement is NaN and signs_differ -1
+ * for the other routines. */
 struct tb_check {
     double difference;
     double reference;
+    double agreement;
     int pivots_differ;
+    int signs_differ;
     int other_triangle_written;
 };
 /* Returns 0, or -1 out of memory. */
