@@ -22,6 +22,12 @@ tela_int qr_tsqr_leaves(tela_int m, tela_int n)
     return leaves < TSQR_LEAVES_MAX ? leaves : TSQR_LEAVES_MAX;
 }
 
+/* Where a member's flags start in its space, after x and the chunk. */
+static size_t member_flags(tela_int n)
+{
+    return (size_t)n * (size_t)n + (size_t)TSQR_CHUNK * (size_t)n;
+}
+
 typedef struct tsqr_job {
     double *a, *tau;
     tela_int m, n, lda, leaves;
@@ -31,7 +37,7 @@ typedef struct tsqr_job {
     double *top_v;               /* (leaves n) x n: the top's reflectors while its Q is formed */
     double *top_t, *top_tau, *r; /* n x n, n, n x n (the top's R, then D R) */
     double *lu, *d;              /* n x n: Q's first n rows, then their L\U; n signs */
-    double *members;             /* per member: x (n x n), chunk (TSQR_CHUNK x n) */
+    double *members; /* per member: x (n x n), chunk (TSQR_CHUNK x n), n flags (see identity) */
     size_t member_len;
 } tsqr_job;
 
@@ -129,9 +135,28 @@ static void top_step(const tsqr_job *job, double *x)
     }
 }
 
+/* Copies rows [from, from + rows) of the chunk's n columns to A, setting flag j when column j
+ * has a nonzero (or NaN) strictly below the diagonal there. */
+static void write_rows(const tsqr_job *job, const double *chunk, tela_int from, tela_int rows,
+                       double *flags)
+{
+    for (tela_int j = 0; j < job->n; j++) {
+        const double *src = chunk + (size_t)j * TSQR_CHUNK;
+        double *dst = job->a + from + (size_t)j * job->lda;
+        bool below = false;
+        for (tela_int i = 0; i < rows; i++) {
+            dst[i] = src[i];
+            below |= from + i > j && src[i] != 0.0;
+        }
+        if (below)
+            flags[j] = 1.0;
+    }
+}
+
 /* Leaf i's rows of Q, made Householder vectors: Q U^-1 below the first n rows of A. Below the
  * leaf's own first n rows Q is -V_i x, so Q U^-1 = -V_i (x U^-1): one GEMM per chunk. */
-static void reconstruct_leaf(const tsqr_job *job, tela_int leaf, double *x, double *chunk)
+static void reconstruct_leaf(const tsqr_job *job, tela_int leaf, double *x, double *chunk,
+                             double *flags)
 {
     const tela_int n = job->n, from = leaf_from(job, leaf), rows = leaf_from(job, leaf + 1) - from;
     double *a = job->a + from;
@@ -148,14 +173,33 @@ static void reconstruct_leaf(const tsqr_job *job, tela_int leaf, double *x, doub
     }
     tela_dtrsm(tela_par_seq(), 'R', 'U', 'N', 'N', n, n, 1.0, job->lu, n, x, n);
     /* The first chunk's rows of V_i are read only through x from here: they may be written. */
-    for (tela_int j = 0; j < n; j++)
-        level1_copy(n, chunk + (size_t)j * TSQR_CHUNK, a + (size_t)j * lda);
+    write_rows(job, chunk, from, n, flags);
     for (tela_int c0 = n; c0 < rows; c0 += TSQR_CHUNK) {
         const tela_int c = rows - c0 < TSQR_CHUNK ? rows - c0 : TSQR_CHUNK;
         tela_dgemm(tela_par_seq(), 'N', 'N', c, n, n, -1.0, a + c0, lda, x, n, 0.0, chunk,
                    TSQR_CHUNK);
-        for (tela_int j = 0; j < n; j++)
-            level1_copy(c, chunk + (size_t)j * TSQR_CHUNK, a + c0 + (size_t)j * lda);
+        write_rows(job, chunk, from + c0, c, flags);
+    }
+}
+
+/* A column with nothing below its diagonal gets dlarfg's H = I (tau = 0), as LAPACK's geqrf
+ * gives it, where the reconstruction made it a sign flip (tau = 2, v = e_j): the flip commutes
+ * with the later reflectors, so dropping it and negating R's row j leaves A = Q R exact. */
+static void identity_where_nothing_below(const tsqr_job *job, int width)
+{
+    const tela_int n = job->n;
+    for (tela_int j = 0; j < n; j++) {
+        bool below = false;
+        for (int r = 0; r < width; r++)
+            below |= job->members[(size_t)r * job->member_len + member_flags(n) + (size_t)j] != 0.0;
+        if (below || job->tau[j] == 0.0)
+            continue;
+        job->tau[j] = 0.0;
+        for (tela_int c = j; c < n; c++)
+            job->a[j + (size_t)c * job->lda] = -job->a[j + (size_t)c * job->lda];
+        double *v = job->a + (size_t)j * job->lda; /* -0 from the GEMMs: A's zeros as given */
+        for (tela_int i = j + 1; i < job->m; i++)
+            v[i] = 0.0;
     }
 }
 
@@ -165,6 +209,9 @@ static void tsqr_body(tela_member *self, void *arg)
     const int width = tela_width(self), rank = tela_rank(self);
     double *x = job->members + (size_t)rank * job->member_len;
     double *chunk = x + (size_t)job->n * (size_t)job->n;
+    double *flags = x + member_flags(job->n);
+    for (tela_int j = 0; j < job->n; j++)
+        flags[j] = 0.0;
     tela_int first, last;
     leaf_range(job, rank, width, &first, &last);
     for (tela_int leaf = first; leaf < last; leaf++)
@@ -174,12 +221,15 @@ static void tsqr_body(tela_member *self, void *arg)
         top_step(job, x);
     tela_barrier(self);
     for (tela_int leaf = first; leaf < last; leaf++)
-        reconstruct_leaf(job, leaf, x, chunk);
+        reconstruct_leaf(job, leaf, x, chunk, flags);
+    tela_barrier(self);
+    if (rank == 0)
+        identity_where_nothing_below(job, width);
 }
 
 static size_t member_len(tela_int n)
 {
-    return (size_t)n * (size_t)n + (size_t)TSQR_CHUNK * (size_t)n + 8;
+    return member_flags(n) + (size_t)n + 8;
 }
 
 bool qr_tsqr_chosen(tela_int m, tela_int n)
@@ -225,7 +275,7 @@ void qr_tsqr(tela_par par, tela_int m, tela_int n, double *a, tela_int lda, doub
     job.members = p;
     job.member_len = member_len(n);
     const double estimate = qr_tsqr_flops(m, n) * par_rate_ns_per_flop();
-    if (tela_parallel_gated(tela_par_limit(par, (int)leaves), "tsqr", estimate, 3, tsqr_body,
+    if (tela_parallel_gated(tela_par_limit(par, (int)leaves), "tsqr", estimate, 4, tsqr_body,
                             &job) < 0)
-        tela_parallel_gated(tela_par_seq(), "tsqr", estimate, 3, tsqr_body, &job);
+        tela_parallel_gated(tela_par_seq(), "tsqr", estimate, 4, tsqr_body, &job);
 }
