@@ -1,8 +1,9 @@
 /* test_lapacke — the system's LAPACKE on top of libtela: this program links libtela before
  * liblapacke and liblapack (on Debian an alternative, often OpenBLAS's), so the Fortran symbols
- * LAPACKE calls (dgetrf_, dgetrs_, dgesv_, dlaswp_, dpotrf_, dpotrs_, dposv_) must resolve to
- * tela's. Shown twice: by reading liblapacke's own GOT slots for them after the calls (the
- * addresses its PLT jumps to) and naming their library with dladdr; and, in column-major, by
+ * LAPACKE calls (dgetrf_, dgetrs_, dgesv_, dlaswp_, dpotrf_, dpotrs_, dposv_; dgeqrf_, dorgqr_,
+ * dormqr_, dgelqf_, dorglq_, dormlq_, dgels_, whose workspace LAPACKE sizes by their query) must
+ * resolve to tela's. Shown twice: by reading liblapacke's own GOT slots for them after the calls
+ * (the addresses its PLT jumps to) and naming their library with dladdr; and, in column-major, by
  * results bit for bit those of the native routines. Both layouts are checked by residuals. */
 #define _GNU_SOURCE
 #include "testutil.h"
@@ -15,8 +16,9 @@
 
 #include <lapacke.h>
 
-static const char *const fortran_symbols[] = {"dgetrf_", "dgetrs_", "dgesv_", "dlaswp_",
-                                              "dpotrf_", "dpotrs_", "dposv_"};
+static const char *const fortran_symbols[] = {"dgetrf_", "dgetrs_", "dgesv_",  "dlaswp_", "dpotrf_",
+                                              "dpotrs_", "dposv_",  "dgeqrf_", "dorgqr_", "dormqr_",
+                                              "dgelqf_", "dorglq_", "dormlq_", "dgels_"};
 #define SYMBOLS (sizeof fortran_symbols / sizeof fortran_symbols[0])
 
 /* The symbol index of a relocation's info word, for this ELF class. */
@@ -349,6 +351,153 @@ static void test_laswp(void **state)
     }
 }
 
+/* ---- QR, LQ and least squares ------------------------------------------------------------------
+ * LAPACKE asks each routine for its workspace (LWORK = -1), allocates what it answers and calls
+ * it again; row-major, on transposed copies. */
+
+static const int qr_sizes[] = {1, 7, 70, 150};
+
+/* ||A - Q R|| (||A - L Q||), ||I - Q^T Q|| (||I - Q Q^T||) and ||Q^T A - [R; 0]||
+ * (||A Q^T - [L 0]||) over (max(m, n) ||A|| eps), (max(m, n) eps) and again, max norms: the
+ * factorization f (R or L in it, tau) of a0, q its explicit Q, c the product by dormqr
+ * (dormlq). */
+static void check_factorization(const char *what, bool lq, stored a0, stored f, stored q, stored c)
+{
+    const int m = a0.rows, n = a0.cols, k = m < n ? m : n, big = m > n ? m : n;
+    double product = 0, orthogonal = 0, applied = 0;
+    for (int j = 0; j < n; j++) {
+        for (int i = 0; i < m; i++) {
+            long double s = 0;
+            for (int p = 0; p < k && p <= (lq ? i : j); p++)
+                s += lq ? (long double)*element(f, i, p) * *element(q, p, j)
+                        : (long double)*element(q, i, p) * *element(f, p, j);
+            product = fmax(product, fabs((double)(s - *element(a0, i, j))));
+            const bool in_factor = lq ? j <= i && j < k : i <= j && i < k;
+            applied = fmax(applied, fabs(*element(c, i, j) - (in_factor ? *element(f, i, j) : 0)));
+        }
+    }
+    const int length = lq ? n : m; /* the length of Q's k orthonormal vectors */
+    for (int j = 0; j < k; j++) {
+        for (int i = 0; i < k; i++) {
+            long double s = 0;
+            for (int p = 0; p < length; p++)
+                s += lq ? (long double)*element(q, i, p) * *element(q, j, p)
+                        : (long double)*element(q, p, i) * *element(q, p, j);
+            orthogonal = fmax(orthogonal, fabs((double)(s - (i == j ? 1.0 : 0.0))));
+        }
+    }
+    const double scale = big * max_abs(a0) * DBL_EPSILON;
+    char name[96];
+    snprintf(name, sizeof name, "%s %d x %d: ||A - product||", what, m, n);
+    expect_ratio(name, a0.layout, k, product / scale);
+    snprintf(name, sizeof name, "%s %d x %d: orthogonality", what, m, n);
+    expect_ratio(name, a0.layout, k, orthogonal / (big * DBL_EPSILON));
+    snprintf(name, sizeof name, "%s %d x %d: the product by Q", what, m, n);
+    expect_ratio(name, a0.layout, k, applied / scale);
+}
+
+static void test_qr(void **state)
+{
+    (void)state;
+    unsigned seed = 400;
+    for (size_t l = 0; l < 2; l++) {
+        const int layout = layouts[l];
+        for (size_t s = 0; s < sizeof qr_sizes / sizeof qr_sizes[0]; s++) {
+            const int k = qr_sizes[s];
+            for (int lq = 0; lq < 2; lq++) {
+                /* QR of a tall matrix, LQ of a wide one: k reflectors either way */
+                const int m = lq ? k : k + 5, n = lq ? k + 5 : k;
+                stored a0 = make(layout, m, n, 0.0, false, seed++), f = copy(a0);
+                double *tau = malloc(sizeof(double) * (size_t)k);
+                assert_non_null(tau);
+                stored q = copy(f), c = copy(a0);
+                const size_t len = (size_t)f.ld * (size_t)(layout == LAPACK_ROW_MAJOR ? m : n);
+                if (lq) {
+                    assert_int_equal(LAPACKE_dgelqf(layout, m, n, f.x, f.ld, tau), 0);
+                    memcpy(q.x, f.x, sizeof(double) * len);
+                    assert_int_equal(LAPACKE_dorglq(layout, k, n, k, q.x, q.ld, tau), 0);
+                    assert_int_equal(
+                        LAPACKE_dormlq(layout, 'R', 'T', m, n, k, f.x, f.ld, tau, c.x, c.ld), 0);
+                } else {
+                    assert_int_equal(LAPACKE_dgeqrf(layout, m, n, f.x, f.ld, tau), 0);
+                    memcpy(q.x, f.x, sizeof(double) * len);
+                    assert_int_equal(LAPACKE_dorgqr(layout, m, k, k, q.x, q.ld, tau), 0);
+                    assert_int_equal(
+                        LAPACKE_dormqr(layout, 'L', 'T', m, n, k, f.x, f.ld, tau, c.x, c.ld), 0);
+                }
+                check_factorization(lq ? "LAPACKE_dgelqf" : "LAPACKE_dgeqrf", lq, a0, f, q, c);
+                free(a0.x), free(f.x), free(q.x), free(c.x), free(tau);
+            }
+        }
+    }
+}
+
+/* op(A) X = B by LAPACKE_dgels: overdetermined, ||op(A)^T (B - op(A) X)|| / (max(m, n) ||A||
+ * (||A|| ||X|| + ||B||) eps), the normal equations; else ||B - op(A) X|| / (max(m, n) ||A|| ||X||
+ * eps), a solution. */
+static double gels_ratio(stored a, bool trans, stored b, stored x)
+{
+    const int rows = trans ? a.cols : a.rows, cols = trans ? a.rows : a.cols;
+    const int big = a.rows > a.cols ? a.rows : a.cols;
+    double worst = 0, a_norm = max_abs(a), x_norm = 0, b_norm = max_abs(b);
+    double *r = malloc(sizeof(double) * (size_t)rows);
+    assert_non_null(r);
+    for (int j = 0; j < b.cols; j++) {
+        for (int i = 0; i < cols; i++)
+            x_norm = fmax(x_norm, fabs(*element(x, i, j)));
+        for (int i = 0; i < rows; i++) {
+            long double s = *element(b, i, j);
+            for (int p = 0; p < cols; p++)
+                s -= (long double)(trans ? *element(a, p, i) : *element(a, i, p)) *
+                     *element(x, p, j);
+            r[i] = (double)s;
+        }
+        if (rows <= cols) {
+            for (int i = 0; i < rows; i++)
+                worst = fmax(worst, fabs(r[i]));
+            continue;
+        }
+        for (int p = 0; p < cols; p++) {
+            long double s = 0;
+            for (int i = 0; i < rows; i++)
+                s += (long double)(trans ? *element(a, p, i) : *element(a, i, p)) * r[i];
+            worst = fmax(worst, fabs((double)s));
+        }
+    }
+    free(r);
+    if (rows <= cols)
+        return worst / (big * a_norm * fmax(x_norm, DBL_MIN) * DBL_EPSILON);
+    return worst / (big * a_norm * (a_norm * x_norm + b_norm) * DBL_EPSILON);
+}
+
+static void test_gels(void **state)
+{
+    (void)state;
+    unsigned seed = 500;
+    for (size_t l = 0; l < 2; l++) {
+        const int layout = layouts[l];
+        for (size_t s = 0; s < sizeof qr_sizes / sizeof qr_sizes[0]; s++) {
+            const int n = qr_sizes[s], nrhs = 3;
+            for (int shape = 0; shape < 4; shape++) {
+                /* tall and wide A, each with N and T: both least squares and minimum norm */
+                const bool tall = shape < 2, trans = shape % 2 == 1;
+                const int m = tall ? n + 5 : n, cols = tall ? n : n + 5;
+                const int rows = trans ? cols : m; /* B's rows in use */
+                stored a0 = make(layout, m, cols, 0.0, false, seed++), a = copy(a0);
+                stored b0 = make(layout, n + 5, nrhs, 0.0, false, seed++), x = copy(b0);
+                b0.rows = rows;
+                assert_int_equal(
+                    LAPACKE_dgels(layout, trans ? 'T' : 'N', m, cols, nrhs, a.x, a.ld, x.x, x.ld),
+                    0);
+                char what[64];
+                snprintf(what, sizeof what, "LAPACKE_dgels %c %d x %d", trans ? 'T' : 'N', m, cols);
+                expect_ratio(what, layout, n, gels_ratio(a0, trans, b0, x));
+                free(a0.x), free(a.x), free(b0.x), free(x.x);
+            }
+        }
+    }
+}
+
 /* Column-major LAPACKE hands the caller's arrays to the Fortran routine as they are, so the
  * results are tela's own, bit for bit (another LAPACK would differ in the last bits). */
 static void test_column_major_is_tela_bit_for_bit(void **state)
@@ -370,10 +519,27 @@ static void test_column_major_is_tela_bit_for_bit(void **state)
     assert_int_equal(LAPACKE_dpotrf(layout, 'L', N, s.x, s.ld), 0);
     assert_int_equal(tela_dpotrf(tela_par_auto(), 'L', N, ts.x, ts.ld), 0);
     assert_memory_equal(s.x, ts.x, sizeof(double) * (size_t)s.ld * N);
+    /* QR, Q and least squares: LAPACKE's workspace from the query, tela's bits */
+    stored r = make(layout, N + 9, N, 0.0, false, 303), tr = copy(r);
+    double tau[N], tela_tau[N];
+    assert_int_equal(LAPACKE_dgeqrf(layout, N + 9, N, r.x, r.ld, tau), 0);
+    assert_int_equal(tela_dgeqrf(tela_par_auto(), N + 9, N, tr.x, tr.ld, tela_tau), 0);
+    assert_memory_equal(r.x, tr.x, sizeof(double) * (size_t)r.ld * N);
+    assert_memory_equal(tau, tela_tau, sizeof tau);
+    assert_int_equal(LAPACKE_dorgqr(layout, N + 9, N, N, r.x, r.ld, tau), 0);
+    assert_int_equal(tela_dorgqr(tela_par_auto(), N + 9, N, N, tr.x, tr.ld, tela_tau), 0);
+    assert_memory_equal(r.x, tr.x, sizeof(double) * (size_t)r.ld * N);
+    stored g = make(layout, N + 9, N, 0.0, false, 304), tg = copy(g);
+    stored x = make(layout, N + 9, NRHS, 0.0, false, 305), tx = copy(x);
+    assert_int_equal(LAPACKE_dgels(layout, 'N', N + 9, N, NRHS, g.x, g.ld, x.x, x.ld), 0);
+    assert_int_equal(tela_dgels(tela_par_auto(), 'N', N + 9, N, NRHS, tg.x, tg.ld, tx.x, tx.ld), 0);
+    assert_memory_equal(g.x, tg.x, sizeof(double) * (size_t)g.ld * N);
+    assert_memory_equal(x.x, tx.x, sizeof(double) * (size_t)x.ld * NRHS);
     free(a.x), free(b.x), free(ta.x), free(tb.x), free(s.x), free(ts.x);
+    free(r.x), free(tr.x), free(g.x), free(tg.x), free(x.x), free(tx.x);
 }
 
-/* Runs last, after every routine was called: liblapacke's GOT slots for the seven symbols must
+/* Runs last, after every routine was called: liblapacke's GOT slots for the 14 symbols must
  * hold libtela's definitions, while the liblapack it was built against defines them too. */
 static void test_lapacke_calls_reach_tela(void **state)
 {
@@ -414,6 +580,8 @@ int main(void)
         cmocka_unit_test(test_lu),
         cmocka_unit_test(test_cholesky),
         cmocka_unit_test(test_laswp),
+        cmocka_unit_test(test_qr),
+        cmocka_unit_test(test_gels),
         cmocka_unit_test(test_column_major_is_tela_bit_for_bit),
         cmocka_unit_test(test_lapacke_calls_reach_tela),
     };

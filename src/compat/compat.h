@@ -1,7 +1,7 @@
 /* compat.h — internal entry points of src/compat, the drop-in BLAS and LAPACK symbols:
  * Fortran-ABI routines (dgemm_, dtrsm_, dtrmm_, dsyrk_; dgetrf_, dgetrs_, dgesv_, dlaswp_,
- * dpotrf_, dpotrs_, dposv_), the CBLAS twins of the BLAS ones (cblas_dgemm, ...) and the two
- * error hooks they report to.
+ * dpotrf_, dpotrs_, dposv_; dgeqrf_, dorgqr_, dormqr_, dgelqf_, dorglq_, dormlq_, dgels_), the
+ * CBLAS twins of the BLAS ones (cblas_dgemm, ...) and the two error hooks they report to.
  *
  * Every routine follows reference BLAS / LAPACK 3.11: its checks, in its order, with its
  * parameter numbers, then tela's kernel on the process default width. The hooks (xerbla_,
@@ -310,5 +310,39 @@ TELA_API void dpotrs_(const char *uplo, const int *n, const int *nrhs, const dou
                       const int *lda, double *b, const int *ldb, int *info);
 TELA_API void dposv_(const char *uplo, const int *n, const int *nrhs, double *a, const int *lda,
                      double *b, const int *ldb, int *info);
+
+/* ---- QR, LQ and least squares ----------------------------------------------------------------
+ * The checks as above, LWORK's among them (a too small LWORK is reference's number). tela's
+ * routines take their workspace from tela's scratch, so WORK only reports sizes: LWORK = -1 writes
+ * the optimal size to WORK(1) and nothing else; any LWORK from reference's least up does the same
+ * work, bit for bit tela's routine; WORK(1) then holds the optimal size, or 1 after the quick
+ * returns reference writes 1 on. The optimal sizes are reference 3.11's formulas with ILAENV's
+ * block size, at least the least LWORK. A NULL WORK (once the checks pass) gives WORK's -i, no
+ * report, nothing written. Reference writes WORK(1) before some of its checks (DORGQR, DORGLQ,
+ * 3.11's DGELQF; DGELS on a bad LWORK): here nothing is written on a bad argument. */
+
+/* The block size reference ILAENV gives every routine below, in its optimal sizes. */
+#define COMPAT_QR_BLOCK 32
+/* 3.11's DORMQR and DORMLQ keep T of up to 64 reflectors (leading dimension 65) in WORK, part of
+ * their optimal size. */
+#define COMPAT_QR_T_ROOM (65 * 64)
+
+TELA_API void dgeqrf_(const int *m, const int *n, double *a, const int *lda, double *tau,
+                      double *work, const int *lwork, int *info);
+TELA_API void dorgqr_(const int *m, const int *n, const int *k, double *a, const int *lda,
+                      const double *tau, double *work, const int *lwork, int *info);
+TELA_API void dormqr_(const char *side, const char *trans, const int *m, const int *n, const int *k,
+                      const double *a, const int *lda, const double *tau, double *c, const int *ldc,
+                      double *work, const int *lwork, int *info);
+TELA_API void dgelqf_(const int *m, const int *n, double *a, const int *lda, double *tau,
+                      double *work, const int *lwork, int *info);
+TELA_API void dorglq_(const int *m, const int *n, const int *k, double *a, const int *lda,
+                      const double *tau, double *work, const int *lwork, int *info);
+TELA_API void dormlq_(const char *side, const char *trans, const int *m, const int *n, const int *k,
+                      const double *a, const int *lda, const double *tau, double *c, const int *ldc,
+                      double *work, const int *lwork, int *info);
+TELA_API void dgels_(const char *trans, const int *m, const int *n, const int *nrhs, double *a,
+                     const int *lda, double *b, const int *ldb, double *work, const int *lwork,
+                     int *info);
 
 #endif /* TELA_COMPAT_H */
