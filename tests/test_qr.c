@@ -381,7 +381,7 @@ static double *factor_checked(bool qr, tela_par par, tela_int m, tela_int n, con
 static const tela_int shapes[][2] = {
     {1, 1},     {1, 5},     {5, 1},     {2, 2},     {2, 7},     {7, 2},     {7, 9},     {9, 7},
     {8, 8},     {17, 9},    {9, 17},    {63, 65},   {65, 63},   {64, 64},   {129, 63},  {63, 129},
-    {200, 129}, {129, 200}, {200, 200}, {137, 131}, {2000, 16}, {16, 2000}, {530, 520}, {520, 530}};
+    {200, 129}, {129, 200}, {200, 200}, {137, 131}, {4100, 16}, {16, 4100}, {530, 520}, {520, 530}};
 #define SHAPES (sizeof shapes / sizeof shapes[0])
 /* The last two (k > 512: 0.2 s of Release) are left out under sanitizers, whose runs keep to
  * orders of about 300. */
@@ -1175,7 +1175,7 @@ static void test_empty_and_one(void **state)
     }
 }
 
-/* Zero columns (QR) or rows (LQ), here and there, across blocks and tall and skinny (2000 x 16,
+/* Zero columns (QR) or rows (LQ), here and there, across blocks and tall and skinny (4100 x 16,
  * which tela may factor by TSQR): tau = 0 for each (dlarfg's H = I), the
  * column (row) of the factor exactly zero, no NaN, the ratios as usual; A = 0 gives all zero. */
 static void test_zero_lines(void **state)
@@ -1188,7 +1188,7 @@ static void test_zero_lines(void **state)
                  {200, 150, {0, 64, 100, 149}, 4},
                  {9, 9, {8}, 1},
                  {12, 5, {0, 1, 2, 3}, 4},
-                 {2000, 16, {5}, 1}};
+                 {4100, 16, {5}, 1}};
     tl_seed(11);
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
         for (int qr = 0; qr < 2; qr++)
@@ -1243,13 +1243,13 @@ static void test_zero_lines(void **state)
 
 /* A column with nothing below its diagonal element: tau = 0 and the column as it was (dlarfg's
  * H = I, its alpha not negated), on every path: one panel (40 x 30), blocked (200 x 150), tall
- * and skinny (2000 x 16, 100 x 1); an upper triangular A (padded with zero rows) is its own QR
+ * and skinny (4100 x 16, 100 x 1); an upper triangular A (padded with zero rows) is its own QR
  * factorization, a lower triangular one its own LQ. As OpenBLAS's (LAPACK's) dgeqrf. */
 static void test_triangular_input(void **state)
 {
     (void)state;
     const struct ob_qr *ob = ob_qr();
-    static const tela_int cases[][2] = {{40, 30}, {200, 150}, {2000, 16}, {100, 1}, {300, 64}};
+    static const tela_int cases[][2] = {{40, 30}, {200, 150}, {4100, 16}, {100, 1}, {300, 64}};
     tl_seed(15);
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
         for (int qr = 0; qr < 2; qr++) {

@@ -12,6 +12,13 @@
 #define QR_PANEL_SLOWER 3.0
 /* The update runs below the GEMM rate (two passes over its columns, the T multiply). */
 #define QR_UPDATE_SLOWER 1.3
+/* Above this share of the work in member 0's chain of panels, a region with look-ahead could
+ * not use a second member: the steps run one after another, each on the whole team. */
+#define QR_CHAIN_SHARE 0.5
+/* Below this many elements the steps run serially: their GEMMs would start on data the caller
+ * has just written and a second member costs more than it brings (256 x 256 ran at 0.93x one
+ * thread on two; the same as getrf's and potrf's small orders, docs/lu-chol.md). */
+#define QR_STEPS_ALONE (256.0 * 512.0)
 /* Members' shares of an update are whole multiples of this many columns (a multiple of every
  * kernel's nr): a share's bits do not depend on it, its speed does. */
 #define QR_SHARE_COLUMNS 24
@@ -134,10 +141,11 @@ static void estimate_flops(tela_int m, tela_int n, double *all, double *chain)
     }
 }
 
-double qr_factor_estimate_ns(tela_int m, tela_int n)
+double qr_factor_estimate_ns(tela_int m, tela_int n, double *chain_ns)
 {
     double all, chain;
     estimate_flops(m, n, &all, &chain);
+    *chain_ns = chain * par_rate_ns_per_flop();
     return all * par_rate_ns_per_flop();
 }
 
@@ -153,11 +161,22 @@ void qr_factor(tela_par par, tela_int m, tela_int n, double *a, tela_int lda, do
                double *work)
 {
     const tela_int k = m < n ? m : n, nb = qr_block_size(m, n);
-    if (nb >= k) { /* one panel: its own level 3 runs on the team */
-        qr_panel(par, m, k, a, lda, tau, work, nb);
-        if (n > k)
-            qr_apply_block(par, true, true, m, n - k, k, a, lda, work, nb, a + (size_t)k * lda, lda,
-                           work + (size_t)nb * (size_t)nb);
+    double all, chain;
+    estimate_flops(m, n, &all, &chain);
+    if (chain > QR_CHAIN_SHARE * all) {
+        /* Few panels over many rows (one, when nb >= k): the panels themselves are most of the
+         * work, so each step runs on the team through its level 3 (tela's GEMMs split rows and
+         * give the same bits at every width) instead of one member factoring them. */
+        const tela_par steps = (double)m * (double)n < QR_STEPS_ALONE ? tela_par_seq() : par;
+        for (tela_int i = 0; i < k; i += nb) {
+            const tela_int ib = k - i < nb ? k - i : nb;
+            double *panel = a + i + (size_t)i * (size_t)lda;
+            qr_panel(steps, m - i, ib, panel, lda, tau + i, work, nb);
+            if (i + ib < n)
+                qr_apply_block(steps, true, true, m - i, n - i - ib, ib, panel, lda, work, nb,
+                               panel + (size_t)ib * (size_t)lda, lda,
+                               work + (size_t)nb * (size_t)nb);
+        }
         return;
     }
     factor_job job = {.a = a,
@@ -175,8 +194,6 @@ void qr_factor(tela_par par, tela_int m, tela_int n, double *a, tela_int lda, do
     job.v_top[1] = work + 3 * nn;
     job.w = work + 4 * nn;
     job.w_len = 2 * (size_t)nb * (size_t)n + 8;
-    double all, chain;
-    estimate_flops(m, n, &all, &chain);
     const double ns = par_rate_ns_per_flop();
     /* No more members than the chain of panels leaves work for (as getrf). */
     const double useful = chain > 0.0 ? all / chain : 1.0;

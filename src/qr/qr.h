@@ -52,7 +52,9 @@ tela_int qr_block_size(tela_int m, tela_int n);
 /* The cores behind tela_dgeqrf, tela_dorgqr and tela_dormqr, arguments checked, with work of
  * the size the _len function gives (doubles). */
 size_t qr_factor_len(tela_par par, tela_int m, tela_int n);
-double qr_factor_estimate_ns(tela_int m, tela_int n);
+/* The blocked factorization's serial time, and in *chain_ns that of its chain of panels (which
+ * no other member can share). */
+double qr_factor_estimate_ns(tela_int m, tela_int n, double *chain_ns);
 void qr_factor(tela_par par, tela_int m, tela_int n, double *a, tela_int lda, double *tau,
                double *work);
 size_t qr_generate_len(tela_int m, tela_int n, tela_int k);

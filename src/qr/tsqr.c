@@ -7,8 +7,15 @@
 #include "qr/qr.h"
 
 #define TSQR_LEAVES_MAX 32
-/* Each leaf holds at least this many times n rows (so its QR is mostly the leaf's own). */
+/* Each leaf holds at least this many times n rows (so its QR is mostly the leaf's own), and at
+ * least TSQR_ROWS_MIN: below, the steps' calls cost more than the leaves save. */
 #define TSQR_ROWS_PER_COLUMN 8
+#define TSQR_ROWS_MIN        1024
+/* A leaf's recursive panel, from cache, runs about this much slower per flop than GEMM (half the
+ * slowdown of geqrf's panels from memory; measured at 10^5 x 16 .. 128, docs/qr.md). */
+#define TSQR_LEAF_SLOWER 1.5
+/* The top step's panel runs at geqrf's panel rate. */
+#define TSQR_TOP_SLOWER 3.0
 /* Rows of a leaf's Q formed and reconstructed at a time. */
 #define TSQR_CHUNK 256
 /* The widest A TSQR takes: its top factorization is (leaves n) x n, done by one member. */
@@ -18,7 +25,9 @@ tela_int qr_tsqr_leaves(tela_int m, tela_int n)
 {
     if (n < 1 || n > TSQR_COLUMNS_MAX)
         return 1;
-    const tela_int leaves = m / (TSQR_ROWS_PER_COLUMN * n);
+    const tela_int rows =
+        TSQR_ROWS_PER_COLUMN * n > TSQR_ROWS_MIN ? TSQR_ROWS_PER_COLUMN * n : TSQR_ROWS_MIN;
+    const tela_int leaves = m / rows;
     return leaves < TSQR_LEAVES_MAX ? leaves : TSQR_LEAVES_MAX;
 }
 
@@ -234,11 +243,15 @@ static size_t member_len(tela_int n)
 
 bool qr_tsqr_chosen(tela_int m, tela_int n)
 {
-    /* By the serial estimates, so the choice (and so the bits) is the same at every width: the
-     * blocked algorithm's tall panels run at the panel's slow rate, TSQR's leaves do twice the
-     * flops but from cache, side by side. */
-    return qr_tsqr_leaves(m, n) >= 2 &&
-           qr_tsqr_flops(m, n) * par_rate_ns_per_flop() < qr_factor_estimate_ns(m, n);
+    /* By estimates of the problem alone, so the choice (and so the bits) is the same at every
+     * width: the blocked algorithm's tall panels run at the panel's slow rate and in a chain no
+     * other member shares (counted twice: once as work, once as what bounds its width), TSQR's
+     * leaves do twice the flops but from cache, side by side. */
+    if (qr_tsqr_leaves(m, n) < 2)
+        return false;
+    double chain;
+    const double blocked = qr_factor_estimate_ns(m, n, &chain);
+    return qr_tsqr_flops(m, n) * par_rate_ns_per_flop() < blocked + chain;
 }
 
 size_t qr_tsqr_len(tela_par par, tela_int m, tela_int n)
@@ -250,10 +263,11 @@ size_t qr_tsqr_len(tela_par par, tela_int m, tela_int n)
 
 double qr_tsqr_flops(tela_int m, tela_int n)
 {
-    /* The leaves' QR with their T (~3 m n^2 with the recursion's extra), Q's rows (2 m n^2),
-     * the reconstruction's solve (m n^2); the top's steps are of (leaves n) rows. */
+    /* At the GEMM rate: the leaves' recursive panels (3 m n^2 with their T, at the leaves'
+     * slowdown), Q's rows and their reconstruction (2 m n^2 each), and the top's steps on
+     * (leaves n) rows (its panel at the panel's slowdown, its Q). */
     const double x = (double)m, y = (double)n, top = (double)qr_tsqr_leaves(m, n) * y;
-    return 6.0 * x * y * y + 5.0 * top * y * y;
+    return (3.0 * TSQR_LEAF_SLOWER + 4.0) * x * y * y + (3.0 * TSQR_TOP_SLOWER + 2.0) * top * y * y;
 }
 
 void qr_tsqr(tela_par par, tela_int m, tela_int n, double *a, tela_int lda, double *tau,
