@@ -206,18 +206,9 @@ void qr_factor(tela_par par, tela_int m, tela_int n, double *a, tela_int lda, do
 
 int tela_dgeqrf(tela_par par, tela_int m, tela_int n, double *a, tela_int lda, double *tau)
 {
-    if (m < 0)
-        return -1;
-    if (n < 0)
-        return -2;
-    if (lda < (m > 1 ? m : 1))
-        return -4;
-    if (m == 0 || n == 0)
-        return 0;
-    if (!a)
-        return -3;
-    if (!tau)
-        return -5;
+    const int args = qr_factor_args(m, n, a, lda, tau);
+    if (args != QR_ARGS_GO)
+        return args == QR_ARGS_DONE ? 0 : args;
     bool owned;
     if (qr_tsqr_chosen(m, n)) {
         double *work = qr_scratch(par, qr_tsqr_len(par, m, n), &owned);

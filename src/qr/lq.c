@@ -6,18 +6,9 @@
 
 int tela_dgelqf(tela_par par, tela_int m, tela_int n, double *a, tela_int lda, double *tau)
 {
-    if (m < 0)
-        return -1;
-    if (n < 0)
-        return -2;
-    if (lda < (m > 1 ? m : 1))
-        return -4;
-    if (m == 0 || n == 0)
-        return 0;
-    if (!a)
-        return -3;
-    if (!tau)
-        return -5;
+    const int args = qr_factor_args(m, n, a, lda, tau);
+    if (args != QR_ARGS_GO)
+        return args == QR_ARGS_DONE ? 0 : args;
     const size_t copy = (size_t)m * (size_t)n;
     bool owned;
     double *b = qr_scratch(par, copy + qr_factor_len(par, n, m), &owned);
@@ -67,29 +58,11 @@ int tela_dormlq(tela_par par, char side, char trans, tela_int m, tela_int n, tel
                 const double *a, tela_int lda, const double *tau, double *c, tela_int ldc)
 {
     bool left, transpose;
-    if (!qr_side(side, &left))
-        return -1;
-    if (!qr_trans(trans, &transpose))
-        return -2;
+    const int args =
+        qr_multiply_args(true, side, trans, m, n, k, a, lda, tau, c, ldc, &left, &transpose);
+    if (args != QR_ARGS_GO)
+        return args == QR_ARGS_DONE ? 0 : args;
     const tela_int nq = left ? m : n;
-    if (m < 0)
-        return -3;
-    if (n < 0)
-        return -4;
-    if (k < 0 || k > nq)
-        return -5;
-    if (lda < (k > 1 ? k : 1))
-        return -7;
-    if (ldc < (m > 1 ? m : 1))
-        return -10;
-    if (m == 0 || n == 0 || k == 0)
-        return 0;
-    if (!a)
-        return -6;
-    if (!tau)
-        return -8;
-    if (!c)
-        return -9;
     /* Q = H(k) ... H(1) is the transpose of the QR product H(1) ... H(k) of the same vectors. */
     const size_t copy = (size_t)nq * (size_t)k;
     bool owned;

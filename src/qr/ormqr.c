@@ -68,29 +68,10 @@ int tela_dormqr(tela_par par, char side, char trans, tela_int m, tela_int n, tel
                 const double *a, tela_int lda, const double *tau, double *c, tela_int ldc)
 {
     bool left, transpose;
-    if (!qr_side(side, &left))
-        return -1;
-    if (!qr_trans(trans, &transpose))
-        return -2;
-    const tela_int nq = left ? m : n;
-    if (m < 0)
-        return -3;
-    if (n < 0)
-        return -4;
-    if (k < 0 || k > nq)
-        return -5;
-    if (lda < (nq > 1 ? nq : 1))
-        return -7;
-    if (ldc < (m > 1 ? m : 1))
-        return -10;
-    if (m == 0 || n == 0 || k == 0)
-        return 0;
-    if (!a)
-        return -6;
-    if (!tau)
-        return -8;
-    if (!c)
-        return -9;
+    const int args =
+        qr_multiply_args(false, side, trans, m, n, k, a, lda, tau, c, ldc, &left, &transpose);
+    if (args != QR_ARGS_GO)
+        return args == QR_ARGS_DONE ? 0 : args;
     bool owned;
     double *work = qr_scratch(par, qr_multiply_len(left, m, n, k), &owned);
     if (!work) {

@@ -86,6 +86,16 @@ void qr_lq_multiply_rows(bool left, bool trans, tela_int m, tela_int n, tela_int
 /* b (n x m) = a^T for a m x n. */
 void qr_transpose(tela_int m, tela_int n, const double *a, tela_int lda, double *b, tela_int ldb);
 
+/* The argument checks the QR and LQ sides share, in LAPACK's order: -i for bad argument i,
+ * QR_ARGS_DONE for a quick return, QR_ARGS_GO to go on. geqrf and gelqf share theirs (m 1, n 2,
+ * a 3, lda 4, tau 5); ormqr and ormlq theirs (side 1, trans 2, m 3, n 4, k 5, a 6, lda 7 against
+ * the reflectors' length for ormqr, k for ormlq (lq), tau 8, c 9, ldc 10). */
+enum { QR_ARGS_GO = 0, QR_ARGS_DONE = 1 };
+int qr_factor_args(tela_int m, tela_int n, const double *a, tela_int lda, const double *tau);
+int qr_multiply_args(bool lq, char side, char trans, tela_int m, tela_int n, tela_int k,
+                     const double *a, tela_int lda, const double *tau, const double *c,
+                     tela_int ldc, bool *left, bool *transpose);
+
 /* LAPACK's SIDE and TRANS ('N' or 'T' only, as dormqr), either case. */
 bool qr_side(char c, bool *left);
 bool qr_trans(char c, bool *trans);

@@ -46,3 +46,46 @@ void qr_transpose(tela_int m, tela_int n, const double *a, tela_int lda, double 
                     b[j + i * ldb] = a[i + j * lda];
         }
 }
+
+int qr_factor_args(tela_int m, tela_int n, const double *a, tela_int lda, const double *tau)
+{
+    if (m < 0)
+        return -1;
+    if (n < 0)
+        return -2;
+    if (lda < (m > 1 ? m : 1))
+        return -4;
+    if (m == 0 || n == 0)
+        return QR_ARGS_DONE;
+    if (!a)
+        return -3;
+    return tau ? QR_ARGS_GO : -5;
+}
+
+int qr_multiply_args(bool lq, char side, char trans, tela_int m, tela_int n, tela_int k,
+                     const double *a, tela_int lda, const double *tau, const double *c,
+                     tela_int ldc, bool *left, bool *transpose)
+{
+    if (!qr_side(side, left))
+        return -1;
+    if (!qr_trans(trans, transpose))
+        return -2;
+    const tela_int nq = *left ? m : n, rows = lq ? k : nq; /* A's rows: the vectors' or k */
+    if (m < 0)
+        return -3;
+    if (n < 0)
+        return -4;
+    if (k < 0 || k > nq)
+        return -5;
+    if (lda < (rows > 1 ? rows : 1))
+        return -7;
+    if (ldc < (m > 1 ? m : 1))
+        return -10;
+    if (m == 0 || n == 0 || k == 0)
+        return QR_ARGS_DONE;
+    if (!a)
+        return -6;
+    if (!tau)
+        return -8;
+    return c ? QR_ARGS_GO : -9;
+}
