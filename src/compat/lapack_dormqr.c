@@ -1,12 +1,13 @@
-/* lapack_dormqr.c — dormqr_, the Fortran-ABI dormqr: reference DORMQR's checks (SIDE 1, TRANS 2
- * as 'N' or 'T' only, M 3, N 4, K 5, LDA 7, LDC 10, LWORK 12, reported as "DORMQR"), its
- * workspace query, then tela_dormqr on the default width. tela_dormqr takes its workspace from
- * tela's scratch: WORK only reports sizes. */
+/* lapack_dormqr.c — dormqr_ and dormlq_, the Fortran-ABI dormqr and dormlq: reference's checks
+ * (SIDE 1, TRANS 2 as 'N' or 'T' only, M 3, N 4, K 5, LDA 7 — against Q's order for dormqr, K for
+ * dormlq, whose A holds its reflectors in rows —, LDC 10, LWORK 12, reported as "DORMQR" or
+ * "DORMLQ"), their workspace query, then tela_dormqr or tela_dormlq on the default width. Those
+ * take their workspace from tela's scratch: WORK only reports sizes. */
 #include "compat/compat.h"
 
-void dormqr_(const char *side, const char *trans, const int *m, const int *n, const int *k,
-             const double *a, const int *lda, const double *tau, double *c, const int *ldc,
-             double *work, const int *lwork, int *info)
+static void multiply_q(bool lq, const char *side, const char *trans, const int *m, const int *n,
+                       const int *k, const double *a, const int *lda, const double *tau, double *c,
+                       const int *ldc, double *work, const int *lwork, int *info)
 {
     /* Q's order NQ and the least LWORK NW: reference takes the right side's for any SIDE that is
      * not 'L', a bad one included (reported first anyway). */
@@ -23,14 +24,14 @@ void dormqr_(const char *side, const char *trans, const int *m, const int *n, co
         *info = -4;
     else if (*k < 0 || *k > nq)
         *info = -5;
-    else if (*lda < compat_at_least_one(nq))
+    else if (*lda < compat_at_least_one(lq ? *k : nq))
         *info = -7;
     else if (*ldc < compat_at_least_one(*m))
         *info = -10;
     else if (!query && *lwork < nw)
         *info = -12;
     if (*info != 0) {
-        compat_xerbla("DORMQR", -*info);
+        compat_xerbla(lq ? "DORMLQ" : "DORMQR", -*info);
         return;
     }
     const double optimal = (double)nw * COMPAT_QR_BLOCK + COMPAT_QR_T_ROOM;
@@ -43,7 +44,22 @@ void dormqr_(const char *side, const char *trans, const int *m, const int *n, co
         return;
     }
     /* M, N or K = 0 returns 0; a NULL A -6, TAU -8, C -9, writing nothing. */
-    *info = tela_dormqr(tela_par_auto(), *side, *trans, *m, *n, *k, a, *lda, tau, c, *ldc);
+    *info = lq ? tela_dormlq(tela_par_auto(), *side, *trans, *m, *n, *k, a, *lda, tau, c, *ldc)
+               : tela_dormqr(tela_par_auto(), *side, *trans, *m, *n, *k, a, *lda, tau, c, *ldc);
     if (*info == 0)
         work[0] = *m == 0 || *n == 0 || *k == 0 ? 1.0 : optimal;
+}
+
+void dormqr_(const char *side, const char *trans, const int *m, const int *n, const int *k,
+             const double *a, const int *lda, const double *tau, double *c, const int *ldc,
+             double *work, const int *lwork, int *info)
+{
+    multiply_q(false, side, trans, m, n, k, a, lda, tau, c, ldc, work, lwork, info);
+}
+
+void dormlq_(const char *side, const char *trans, const int *m, const int *n, const int *k,
+             const double *a, const int *lda, const double *tau, double *c, const int *ldc,
+             double *work, const int *lwork, int *info)
+{
+    multiply_q(true, side, trans, m, n, k, a, lda, tau, c, ldc, work, lwork, info);
 }

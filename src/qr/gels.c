@@ -131,28 +131,33 @@ int tela_dgels(tela_par par, char trans, tela_int m, tela_int n, tela_int nrhs, 
         b_scaled = 2;
     }
 
-    /* gels holds only tau through its calls, in the CALL slot: the routines it calls take the
-     * ROUTINE slot for themselves and give it back. */
+    /* gels holds tau, and for m >= n geqrf's T factors (so that ormqr need not build them
+     * again), through its calls in the CALL slot: the routines it calls take the ROUTINE slot
+     * for themselves and give it back. */
     const tela_int k = m < n ? m : n;
-    double tau_stack[256];
+    const size_t t_len = m >= n ? (size_t)qr_block_size(m, n) * (size_t)k : 0;
+    double tau_stack[256], *t = NULL;
     bool owned = false;
     double *tau =
-        k <= 256 ? tau_stack
-                 : par_scratch_region(par, PAR_SCRATCH_CALL, (size_t)k * sizeof(double), &owned);
-    if (!tau)
+        par_scratch_region(par, PAR_SCRATCH_CALL, ((size_t)k + t_len) * sizeof(double), &owned);
+    if (tau && t_len)
+        t = tau + k;
+    else if (!tau && k <= 256)
+        tau = tau_stack;
+    else if (!tau)
         return par_error(TELA_ENOMEM, "tela_dgels", "no memory for tau");
     tela_int info = 0, solved_rows;
     if (m >= n) {
-        tela_dgeqrf(par, m, n, a, lda, tau);
+        const double *t_kept = qr_geqrf(par, m, n, a, lda, tau, t) ? t : NULL;
         if (!transposed) {
-            tela_dormqr(par, 'L', 'T', m, nrhs, n, a, lda, tau, b, ldb);
+            qr_ormqr(par, true, true, m, nrhs, n, a, lda, tau, b, ldb, t_kept);
             info = solve_triangle(par, 'U', 'N', n, nrhs, a, lda, b, ldb);
             solved_rows = n;
         } else {
             info = solve_triangle(par, 'U', 'T', n, nrhs, a, lda, b, ldb);
             if (!info) {
                 zero_rows(n, m, nrhs, b, ldb);
-                tela_dormqr(par, 'L', 'N', m, nrhs, n, a, lda, tau, b, ldb);
+                qr_ormqr(par, true, false, m, nrhs, n, a, lda, tau, b, ldb, t_kept);
             }
             solved_rows = m;
         }

@@ -29,8 +29,9 @@ typedef struct factor_job {
     /* Panel p's T (its lower part zero) and V's first ib rows made explicit (unit lower, zero
      * above), in [p % 2]: member 0 prepares the next panel's while the others use these. */
     double *t[2], *v_top[2];
-    double *w;    /* members' two W buffers, w_len doubles apart */
-    size_t w_len; /* 2 nb n and a line of slack */
+    double *t_keep; /* NULL, or each panel's T kept at column i (nb x k, for gels) */
+    double *w;      /* members' two W buffers, w_len doubles apart */
+    size_t w_len;   /* 2 nb n and a line of slack */
 } factor_job;
 
 static tela_int panel_width(const factor_job *job, tela_int p)
@@ -50,6 +51,7 @@ static void factor_panel(const factor_job *job, tela_int p)
                 t[r + j * nb] = 0.0;
             top[r + j * nb] = r < j ? 0.0 : r == j ? 1.0 : v[r + (size_t)j * job->lda];
         }
+    qr_keep_t(ib, t, nb, job->t_keep, i);
 }
 
 /* Panel p's update of columns [from, to): C = (I - V T^T V^T) C by five GEMMs, each told the
@@ -157,8 +159,17 @@ size_t qr_factor_len(tela_par par, tela_int m, tela_int n)
     return single > blocked ? single : blocked;
 }
 
+void qr_keep_t(tela_int ib, const double *t, tela_int ldt, double *t_keep, tela_int i)
+{
+    if (!t_keep)
+        return;
+    for (tela_int j = 0; j < ib; j++)
+        for (tela_int r = 0; r <= j; r++)
+            t_keep[r + (size_t)(i + j) * (size_t)ldt] = t[r + (size_t)j * (size_t)ldt];
+}
+
 void qr_factor(tela_par par, tela_int m, tela_int n, double *a, tela_int lda, double *tau,
-               double *work)
+               double *work, double *t_keep)
 {
     const tela_int k = m < n ? m : n, nb = qr_block_size(m, n);
     double all, chain;
@@ -172,6 +183,7 @@ void qr_factor(tela_par par, tela_int m, tela_int n, double *a, tela_int lda, do
             const tela_int ib = k - i < nb ? k - i : nb;
             double *panel = a + i + (size_t)i * (size_t)lda;
             qr_panel(steps, m - i, ib, panel, lda, tau + i, work, nb);
+            qr_keep_t(ib, work, nb, t_keep, i);
             if (i + ib < n)
                 qr_apply_block(steps, true, true, m - i, n - i - ib, ib, panel, lda, work, nb,
                                panel + (size_t)ib * (size_t)lda, lda,
@@ -186,7 +198,8 @@ void qr_factor(tela_par par, tela_int m, tela_int n, double *a, tela_int lda, do
                       .lda = lda,
                       .nb = nb,
                       .k = k,
-                      .panels = (k + nb - 1) / nb};
+                      .panels = (k + nb - 1) / nb,
+                      .t_keep = t_keep};
     const size_t nn = (size_t)nb * (size_t)nb;
     job.t[0] = work;
     job.t[1] = work + nn;
@@ -204,26 +217,33 @@ void qr_factor(tela_par par, tela_int m, tela_int n, double *a, tela_int lda, do
         tela_parallel_gated(tela_par_seq(), "geqrf", all * ns, 1, factor_body, &job);
 }
 
-int tela_dgeqrf(tela_par par, tela_int m, tela_int n, double *a, tela_int lda, double *tau)
+bool qr_geqrf(tela_par par, tela_int m, tela_int n, double *a, tela_int lda, double *tau,
+              double *t_keep)
 {
-    const int args = qr_factor_args(m, n, a, lda, tau);
-    if (args != QR_ARGS_GO)
-        return args == QR_ARGS_DONE ? 0 : args;
     bool owned;
     if (qr_tsqr_chosen(m, n)) {
         double *work = qr_scratch(par, qr_tsqr_len(par, m, n), &owned);
         if (work) {
             qr_tsqr(par, m, n, a, lda, tau, work);
             par_scratch_release(work, owned);
-            return 0;
+            return false;
         }
     }
     double *work = qr_scratch(par, qr_factor_len(par, m, n), &owned);
     if (!work) { /* dgeqr2: slower, the same factorization up to rounding */
         qr_factor_columns(m, n, a, lda, tau);
-        return 0;
+        return false;
     }
-    qr_factor(par, m, n, a, lda, tau, work);
+    qr_factor(par, m, n, a, lda, tau, work, t_keep);
     par_scratch_release(work, owned);
+    return t_keep != NULL;
+}
+
+int tela_dgeqrf(tela_par par, tela_int m, tela_int n, double *a, tela_int lda, double *tau)
+{
+    const int args = qr_factor_args(m, n, a, lda, tau);
+    if (args != QR_ARGS_GO)
+        return args == QR_ARGS_DONE ? 0 : args;
+    qr_geqrf(par, m, n, a, lda, tau, NULL);
     return 0;
 }

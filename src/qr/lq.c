@@ -17,7 +17,7 @@ int tela_dgelqf(tela_par par, tela_int m, tela_int n, double *a, tela_int lda, d
         return 0;
     }
     qr_transpose(m, n, a, lda, b, n);
-    qr_factor(par, n, m, b, n, tau, b + copy);
+    qr_factor(par, n, m, b, n, tau, b + copy, NULL);
     qr_transpose(n, m, b, n, a, lda);
     par_scratch_release(b, owned);
     return 0;
@@ -72,7 +72,7 @@ int tela_dormlq(tela_par par, char side, char trans, tela_int m, tela_int n, tel
         return 0;
     }
     qr_transpose(k, nq, a, lda, v, nq);
-    qr_multiply(par, left, !transpose, m, n, k, v, nq, tau, c, ldc, v + copy);
+    qr_multiply(par, left, !transpose, m, n, k, v, nq, tau, c, ldc, v + copy, NULL);
     par_scratch_release(v, owned);
     return 0;
 }

@@ -13,7 +13,7 @@ size_t qr_multiply_len(bool left, tela_int m, tela_int n, tela_int k)
 
 void qr_multiply(tela_par par, bool left, bool trans, tela_int m, tela_int n, tela_int k,
                  const double *a, tela_int lda, const double *tau, double *c, tela_int ldc,
-                 double *work)
+                 double *work, const double *t_kept)
 {
     if (m == 0 || n == 0 || k == 0)
         return;
@@ -26,11 +26,13 @@ void qr_multiply(tela_par par, bool left, bool trans, tela_int m, tela_int n, te
         const tela_int i = forward ? step : last - step;
         const tela_int ib = k - i < nb ? k - i : nb;
         const double *v = a + i + (size_t)i * (size_t)lda;
-        qr_build_t(par, nq - i, ib, v, lda, tau + i, t, nb);
+        const double *t_block = t_kept ? t_kept + (size_t)i * (size_t)nb : t;
+        if (!t_kept)
+            qr_build_t(par, nq - i, ib, v, lda, tau + i, t, nb);
         if (left)
-            qr_apply_block(par, true, trans, m - i, n, ib, v, lda, t, nb, c + i, ldc, w);
+            qr_apply_block(par, true, trans, m - i, n, ib, v, lda, t_block, nb, c + i, ldc, w);
         else
-            qr_apply_block(par, false, trans, m, n - i, ib, v, lda, t, nb,
+            qr_apply_block(par, false, trans, m, n - i, ib, v, lda, t_block, nb,
                            c + (size_t)i * (size_t)ldc, ldc, w);
     }
 }
@@ -64,6 +66,20 @@ static void multiply_by_reflectors(bool left, bool trans, tela_int m, tela_int n
     }
 }
 
+void qr_ormqr(tela_par par, bool left, bool trans, tela_int m, tela_int n, tela_int k,
+              const double *a, tela_int lda, const double *tau, double *c, tela_int ldc,
+              const double *t_kept)
+{
+    bool owned;
+    double *work = qr_scratch(par, qr_multiply_len(left, m, n, k), &owned);
+    if (!work) {
+        multiply_by_reflectors(left, trans, m, n, k, a, lda, tau, c, ldc);
+        return;
+    }
+    qr_multiply(par, left, trans, m, n, k, a, lda, tau, c, ldc, work, t_kept);
+    par_scratch_release(work, owned);
+}
+
 int tela_dormqr(tela_par par, char side, char trans, tela_int m, tela_int n, tela_int k,
                 const double *a, tela_int lda, const double *tau, double *c, tela_int ldc)
 {
@@ -72,13 +88,6 @@ int tela_dormqr(tela_par par, char side, char trans, tela_int m, tela_int n, tel
         qr_multiply_args(false, side, trans, m, n, k, a, lda, tau, c, ldc, &left, &transpose);
     if (args != QR_ARGS_GO)
         return args == QR_ARGS_DONE ? 0 : args;
-    bool owned;
-    double *work = qr_scratch(par, qr_multiply_len(left, m, n, k), &owned);
-    if (!work) {
-        multiply_by_reflectors(left, transpose, m, n, k, a, lda, tau, c, ldc);
-        return 0;
-    }
-    qr_multiply(par, left, transpose, m, n, k, a, lda, tau, c, ldc, work);
-    par_scratch_release(work, owned);
+    qr_ormqr(par, left, transpose, m, n, k, a, lda, tau, c, ldc, NULL);
     return 0;
 }

@@ -56,14 +56,25 @@ size_t qr_factor_len(tela_par par, tela_int m, tela_int n);
  * no other member can share). */
 double qr_factor_estimate_ns(tela_int m, tela_int n, double *chain_ns);
 void qr_factor(tela_par par, tela_int m, tela_int n, double *a, tela_int lda, double *tau,
-               double *work);
+               double *work, double *t_keep);
+/* Panel i's T (ib x ib upper, ld ldt) into column i of t_keep (ld ldt too), if t_keep. */
+void qr_keep_t(tela_int ib, const double *t, tela_int ldt, double *t_keep, tela_int i);
+/* tela_dgeqrf and tela_dormqr past their checks, their scratch taken and given back, the
+ * fallbacks included. t_keep (qr_block_size(m, n) x min(m, n) doubles, or NULL) receives each
+ * block's T where the blocked algorithm ran: qr_geqrf says whether it did, and qr_ormqr uses
+ * such T (t_kept, for the same m x k reflectors) instead of building them again. gels's. */
+bool qr_geqrf(tela_par par, tela_int m, tela_int n, double *a, tela_int lda, double *tau,
+              double *t_keep);
+void qr_ormqr(tela_par par, bool left, bool trans, tela_int m, tela_int n, tela_int k,
+              const double *a, tela_int lda, const double *tau, double *c, tela_int ldc,
+              const double *t_kept);
 size_t qr_generate_len(tela_int m, tela_int n, tela_int k);
 void qr_generate(tela_par par, tela_int m, tela_int n, tela_int k, double *a, tela_int lda,
                  const double *tau, double *work);
 size_t qr_multiply_len(bool left, tela_int m, tela_int n, tela_int k);
 void qr_multiply(tela_par par, bool left, bool trans, tela_int m, tela_int n, tela_int k,
                  const double *a, tela_int lda, const double *tau, double *c, tela_int ldc,
-                 double *work);
+                 double *work, const double *t_kept);
 
 /* Tall and skinny QR (tsqr.c): the leaves (row blocks) an m x n matrix is cut into, by its
  * shape alone (1: TSQR does not apply), its flops, and the factorization itself, with geqrf's
