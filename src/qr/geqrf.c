@@ -143,7 +143,7 @@ static void estimate_flops(tela_int m, tela_int n, double *all, double *chain)
     }
 }
 
-double qr_factor_estimate_ns(tela_int m, tela_int n, double *chain_ns)
+static double estimate_ns(tela_int m, tela_int n, double *chain_ns)
 {
     double all, chain;
     estimate_flops(m, n, &all, &chain);
@@ -217,11 +217,25 @@ void qr_factor(tela_par par, tela_int m, tela_int n, double *a, tela_int lda, do
         tela_parallel_gated(tela_par_seq(), "geqrf", all * ns, 1, factor_body, &job);
 }
 
+/* Whether TSQR or the blocked algorithm factors an m x n matrix. */
+static bool tsqr_chosen(tela_int m, tela_int n)
+{
+    /* By estimates of the problem alone, so the choice (and so the bits) is the same at every
+     * width: the blocked algorithm's tall panels run at the panel's slow rate and in a chain no
+     * other member shares (counted twice: once as work, once as what bounds its width), TSQR's
+     * leaves do twice the flops but from cache, side by side. */
+    if (qr_tsqr_leaves(m, n) < 2)
+        return false;
+    double chain;
+    const double blocked = estimate_ns(m, n, &chain);
+    return qr_tsqr_flops(m, n) * par_rate_ns_per_flop() < blocked + chain;
+}
+
 bool qr_geqrf(tela_par par, tela_int m, tela_int n, double *a, tela_int lda, double *tau,
               double *t_keep)
 {
     bool owned;
-    if (qr_tsqr_chosen(m, n)) {
+    if (tsqr_chosen(m, n)) {
         double *work = qr_scratch(par, qr_tsqr_len(par, m, n), &owned);
         if (work) {
             qr_tsqr(par, m, n, a, lda, tau, work);

@@ -52,9 +52,6 @@ tela_int qr_block_size(tela_int m, tela_int n);
 /* The cores behind tela_dgeqrf, tela_dorgqr and tela_dormqr, arguments checked, with work of
  * the size the _len function gives (doubles). */
 size_t qr_factor_len(tela_par par, tela_int m, tela_int n);
-/* The blocked factorization's serial time, and in *chain_ns that of its chain of panels (which
- * no other member can share). */
-double qr_factor_estimate_ns(tela_int m, tela_int n, double *chain_ns);
 void qr_factor(tela_par par, tela_int m, tela_int n, double *a, tela_int lda, double *tau,
                double *work, double *t_keep);
 /* Panel i's T (ib x ib upper, ld ldt) into column i of t_keep (ld ldt too), if t_keep. */
@@ -80,7 +77,6 @@ void qr_multiply(tela_par par, bool left, bool trans, tela_int m, tela_int n, te
  * shape alone (1: TSQR does not apply), its flops, and the factorization itself, with geqrf's
  * output, in work of qr_tsqr_len doubles. */
 tela_int qr_tsqr_leaves(tela_int m, tela_int n);
-bool qr_tsqr_chosen(tela_int m, tela_int n);
 double qr_tsqr_flops(tela_int m, tela_int n);
 size_t qr_tsqr_len(tela_par par, tela_int m, tela_int n);
 void qr_tsqr(tela_par par, tela_int m, tela_int n, double *a, tela_int lda, double *tau,

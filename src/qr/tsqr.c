@@ -241,19 +241,6 @@ static size_t member_len(tela_int n)
     return member_flags(n) + (size_t)n + 8;
 }
 
-bool qr_tsqr_chosen(tela_int m, tela_int n)
-{
-    /* By estimates of the problem alone, so the choice (and so the bits) is the same at every
-     * width: the blocked algorithm's tall panels run at the panel's slow rate and in a chain no
-     * other member shares (counted twice: once as work, once as what bounds its width), TSQR's
-     * leaves do twice the flops but from cache, side by side. */
-    if (qr_tsqr_leaves(m, n) < 2)
-        return false;
-    double chain;
-    const double blocked = qr_factor_estimate_ns(m, n, &chain);
-    return qr_tsqr_flops(m, n) * par_rate_ns_per_flop() < blocked + chain;
-}
-
 size_t qr_tsqr_len(tela_par par, tela_int m, tela_int n)
 {
     const size_t leaves = (size_t)qr_tsqr_leaves(m, n), nn = (size_t)n * (size_t)n;
