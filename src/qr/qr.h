@@ -33,6 +33,10 @@ void qr_apply_reflector(tela_int m, tela_int n, const double *v, double tau, dou
 void qr_build_t(tela_par par, tela_int m, tela_int k, const double *v, tela_int ldv,
                 const double *tau, double *t, tela_int ldt);
 
+/* T from V^T V in t's strict upper triangle (dlarft's recurrence: T(j, j) = tau(j),
+ * T(0:j, j) = -tau(j) T(0:j, 0:j) V(:, 0:j)^T v(j), a zero column where tau(j) = 0). */
+void qr_t_recurrence(tela_int k, const double *tau, double *t, tela_int ldt);
+
 /* C = op(I - V T V^T) C (left) or C op(I - V T V^T) (right), op the transpose when trans;
  * V is m x k (left) or n x k (right), unit lower trapezoidal. work holds
  * qr_apply_block_len(left, m, n, k) doubles. */

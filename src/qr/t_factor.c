@@ -23,6 +23,11 @@ void qr_build_t(tela_par par, tela_int m, tela_int k, const double *v, tela_int 
             t[i + j * ldt] += vi[0] + level1_dot(k - j - 1, vi + 1, vj + 1);
         }
     }
+    qr_t_recurrence(k, tau, t, ldt);
+}
+
+void qr_t_recurrence(tela_int k, const double *tau, double *t, tela_int ldt)
+{
     for (tela_int j = 0; j < k; j++) {
         double *tj = t + j * ldt;
         if (tau[j] == 0.0) {

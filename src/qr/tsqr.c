@@ -6,6 +6,8 @@
 #include "par/engine.h"
 #include "qr/qr.h"
 
+#include <math.h>
+
 #define TSQR_LEAVES_MAX 32
 /* Each leaf holds at least this many times n rows (so its QR is mostly the leaf's own), and at
  * least TSQR_ROWS_MIN: below, the steps' calls cost more than the leaves save. */
@@ -151,14 +153,15 @@ static void write_rows(const tsqr_job *job, const double *chunk, tela_int from, 
 {
     for (tela_int j = 0; j < job->n; j++) {
         const double *src = chunk + (size_t)j * TSQR_CHUNK;
-        double *dst = job->a + from + (size_t)j * job->lda;
-        bool below = false;
-        for (tela_int i = 0; i < rows; i++) {
-            dst[i] = src[i];
-            below |= from + i > j && src[i] != 0.0;
-        }
-        if (below)
-            flags[j] = 1.0;
+        level1_copy(rows, src, job->a + from + (size_t)j * job->lda);
+        if (flags[j] != 0.0)
+            continue;
+        /* Mostly the first element below the diagonal already answers. */
+        for (tela_int i = from > j ? 0 : j + 1 - from; i < rows; i++)
+            if (src[i] != 0.0 || isnan(src[i])) {
+                flags[j] = 1.0;
+                break;
+            }
     }
 }
 
