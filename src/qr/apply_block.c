@@ -1,6 +1,7 @@
 /* apply_block.c — a block of reflectors in compact WY form, I - V T V^T or its transpose,
  * applied to a matrix from either side (LAPACK's dlarfb, forward and by columns): two GEMMs and
  * three triangular multiplies, every one of them tela's parallel level 3. */
+#include "gemm/level3.h"
 #include "level1/level1.h"
 #include "qr/qr.h"
 
@@ -45,4 +46,29 @@ void qr_apply_block(tela_par par, bool left, bool trans, tela_int m, tela_int n,
         for (tela_int j = 0; j < k; j++)
             level1_axpy(m, -1.0, w + j * m, c + j * ldc);
     }
+}
+
+void qr_apply_left_share(const level3_ctx *ctx, bool trans, tela_int rows, tela_int cols,
+                         tela_int ib, const double *top, const double *v2, tela_int ldv,
+                         const double *t, tela_int ldt, double *c, tela_int ldc, double *w)
+{
+    double *c2 = c + ib, *w1 = w, *w2 = w + (size_t)ldt * (size_t)cols;
+    level3_gemm(ctx, 'T', 'N', ib, cols, ib, 1.0, top, ldt, c, ldc, 0.0, w1, ldt);
+    if (rows > ib)
+        level3_gemm(ctx, 'T', 'N', ib, cols, rows - ib, 1.0, v2, ldv, c2, ldc, 1.0, w1, ldt);
+    level3_gemm(ctx, trans ? 'T' : 'N', 'N', ib, cols, ib, 1.0, t, ldt, w1, ldt, 0.0, w2, ldt);
+    if (rows > ib)
+        level3_gemm(ctx, 'N', 'N', rows - ib, cols, ib, -1.0, v2, ldv, w2, ldt, 1.0, c2, ldc);
+    level3_gemm(ctx, 'N', 'N', ib, cols, ib, -1.0, top, ldt, w2, ldt, 1.0, c, ldc);
+}
+
+void qr_explicit_block(tela_int ib, const double *v, tela_int ldv, double *t, double *top,
+                       tela_int ldt)
+{
+    for (tela_int j = 0; j < ib; j++)
+        for (tela_int r = 0; r < ib; r++) {
+            if (r > j)
+                t[r + j * ldt] = 0.0;
+            top[r + j * ldt] = r < j ? 0.0 : r == j ? 1.0 : v[r + (size_t)j * (size_t)ldv];
+        }
 }

@@ -43,37 +43,22 @@ static tela_int panel_width(const factor_job *job, tela_int p)
 static void factor_panel(const factor_job *job, tela_int p)
 {
     const tela_int i = p * job->nb, ib = panel_width(job, p), nb = job->nb;
-    double *v = job->a + i + (size_t)i * job->lda, *t = job->t[p % 2], *top = job->v_top[p % 2];
+    double *v = job->a + i + (size_t)i * job->lda, *t = job->t[p % 2];
     qr_panel(tela_par_seq(), job->m - i, ib, v, job->lda, job->tau + i, t, nb);
-    for (tela_int j = 0; j < ib; j++)
-        for (tela_int r = 0; r < ib; r++) {
-            if (r > j)
-                t[r + j * nb] = 0.0;
-            top[r + j * nb] = r < j ? 0.0 : r == j ? 1.0 : v[r + (size_t)j * job->lda];
-        }
+    qr_explicit_block(ib, v, job->lda, t, job->v_top[p % 2], nb);
     qr_keep_t(ib, t, nb, job->t_keep, i);
 }
 
-/* Panel p's update of columns [from, to): C = (I - V T^T V^T) C by five GEMMs, each told the
- * update's whole width, so a column's bits do not depend on the share it is in. */
+/* Panel p's update of columns [from, to), told the update's whole width. */
 static void update(const factor_job *job, tela_int p, tela_int from, tela_int to, double *w)
 {
     if (from >= to)
         return;
-    const tela_int i = p * job->nb, ib = panel_width(job, p), nb = job->nb, lda = job->lda;
-    const tela_int rows = job->m - i, cols = to - from;
+    const tela_int i = p * job->nb, ib = panel_width(job, p), lda = job->lda;
     const level3_ctx ctx = {.par = tela_par_seq(), .in_chunk = true, .whole_n = job->n - i - ib};
-    const double *v2 = job->a + i + ib + (size_t)i * lda, *t = job->t[p % 2];
-    const double *top = job->v_top[p % 2];
-    double *c1 = job->a + i + (size_t)from * lda, *c2 = c1 + ib;
-    double *w1 = w, *w2 = w + (size_t)nb * (size_t)cols;
-    level3_gemm(&ctx, 'T', 'N', ib, cols, ib, 1.0, top, nb, c1, lda, 0.0, w1, nb);
-    if (rows > ib)
-        level3_gemm(&ctx, 'T', 'N', ib, cols, rows - ib, 1.0, v2, lda, c2, lda, 1.0, w1, nb);
-    level3_gemm(&ctx, 'T', 'N', ib, cols, ib, 1.0, t, nb, w1, nb, 0.0, w2, nb);
-    if (rows > ib)
-        level3_gemm(&ctx, 'N', 'N', rows - ib, cols, ib, -1.0, v2, lda, w2, nb, 1.0, c2, lda);
-    level3_gemm(&ctx, 'N', 'N', ib, cols, ib, -1.0, top, nb, w2, nb, 1.0, c1, lda);
+    qr_apply_left_share(&ctx, true, job->m - i, to - from, ib, job->v_top[p % 2],
+                        job->a + i + ib + (size_t)i * lda, lda, job->t[p % 2], job->nb,
+                        job->a + i + (size_t)from * lda, lda, w);
 }
 
 static double update_flops(tela_int rows, tela_int cols, tela_int ib)

@@ -4,11 +4,73 @@
 #include "par/engine.h"
 #include "qr/qr.h"
 
-size_t qr_multiply_len(bool left, tela_int m, tela_int n, tela_int k)
+/* Members' shares of C's columns are whole multiples of this (every kernel's nr divides it). */
+#define QR_SHARE_COLUMNS 24
+
+/* From the left, one region: the members build the blocks' explicit T and V triangles side by
+ * side, then each applies every block, in the product's order, to its own columns of C — no
+ * barrier between blocks. */
+typedef struct multiply_job {
+    bool trans, forward;
+    tela_int m, n, k, nb, blocks;
+    const double *a, *tau, *t_kept;
+    tela_int lda;
+    double *c;
+    tela_int ldc;
+    double *t_all, *top_all; /* blocks x (nb x nb) each */
+    double *w;               /* members' W, w_len doubles apart */
+    size_t w_len;
+} multiply_job;
+
+static void prepare_block(const multiply_job *job, tela_int b)
+{
+    const tela_int i = b * job->nb, ib = job->k - i < job->nb ? job->k - i : job->nb;
+    const size_t nn = (size_t)job->nb * (size_t)job->nb;
+    const double *v = job->a + i + (size_t)i * (size_t)job->lda;
+    double *t = job->t_all + (size_t)b * nn;
+    if (job->t_kept)
+        for (tela_int j = 0; j < ib; j++)
+            for (tela_int r = 0; r <= j; r++)
+                t[r + j * job->nb] = job->t_kept[r + (size_t)(i + j) * (size_t)job->nb];
+    else
+        qr_build_t(tela_par_seq(), job->m - i, ib, v, job->lda, job->tau + i, t, job->nb);
+    qr_explicit_block(ib, v, job->lda, t, job->top_all + (size_t)b * nn, job->nb);
+}
+
+static void multiply_body(tela_member *self, void *arg)
+{
+    const multiply_job *job = arg;
+    const int width = tela_width(self), rank = tela_rank(self);
+    for (tela_int b = rank; b < job->blocks; b += width)
+        prepare_block(job, b);
+    tela_barrier(self);
+    const tela_int units = (job->n + QR_SHARE_COLUMNS - 1) / QR_SHARE_COLUMNS;
+    const tela_int from = units * rank / width * QR_SHARE_COLUMNS;
+    tela_int to = units * (rank + 1) / width * QR_SHARE_COLUMNS;
+    to = to < job->n ? to : job->n;
+    if (from >= to)
+        return;
+    const level3_ctx ctx = {.par = tela_par_seq(), .in_chunk = true, .whole_n = job->n};
+    const size_t nn = (size_t)job->nb * (size_t)job->nb;
+    double *w = job->w + (size_t)rank * job->w_len;
+    for (tela_int step = 0; step < job->blocks; step++) {
+        const tela_int b = job->forward ? step : job->blocks - 1 - step;
+        const tela_int i = b * job->nb, ib = job->k - i < job->nb ? job->k - i : job->nb;
+        qr_apply_left_share(
+            &ctx, job->trans, job->m - i, to - from, ib, job->top_all + (size_t)b * nn,
+            job->a + i + ib + (size_t)i * (size_t)job->lda, job->lda, job->t_all + (size_t)b * nn,
+            job->nb, job->c + i + (size_t)from * (size_t)job->ldc, job->ldc, w);
+    }
+}
+
+size_t qr_multiply_len(tela_par par, bool left, tela_int m, tela_int n, tela_int k)
 {
     const tela_int nq = left ? m : n;
     const size_t nb = (size_t)qr_block_size(nq, k > 0 ? k : 1);
-    return nb * nb + qr_apply_block_len(left, m, n, (tela_int)nb);
+    if (!left)
+        return nb * nb + qr_apply_block_len(false, m, n, (tela_int)nb);
+    const size_t blocks = ((size_t)(k > 0 ? k : 1) + nb - 1) / nb;
+    return 2 * blocks * nb * nb + (size_t)par_width_bound(par) * (2 * nb * (size_t)n + 8);
 }
 
 void qr_multiply(tela_par par, bool left, bool trans, tela_int m, tela_int n, tela_int k,
@@ -18,9 +80,34 @@ void qr_multiply(tela_par par, bool left, bool trans, tela_int m, tela_int n, te
     if (m == 0 || n == 0 || k == 0)
         return;
     const tela_int nq = left ? m : n, nb = qr_block_size(nq, k);
-    double *t = work, *w = work + (size_t)nb * (size_t)nb;
     /* Q^T C and C Q take H(1) first; Q C and C Q^T take it last. */
     const bool forward = left == trans;
+    if (left) {
+        const tela_int blocks = (k + nb - 1) / nb;
+        const size_t nn = (size_t)nb * (size_t)nb;
+        multiply_job job = {.trans = trans,
+                            .forward = forward,
+                            .m = m,
+                            .n = n,
+                            .k = k,
+                            .nb = nb,
+                            .blocks = blocks,
+                            .a = a,
+                            .tau = tau,
+                            .t_kept = t_kept,
+                            .lda = lda,
+                            .c = c,
+                            .ldc = ldc,
+                            .t_all = work,
+                            .top_all = work + (size_t)blocks * nn,
+                            .w = work + 2 * (size_t)blocks * nn,
+                            .w_len = 2 * (size_t)nb * (size_t)n + 8};
+        const double estimate = 4.0 * (double)m * (double)n * (double)k * par_rate_ns_per_flop();
+        if (tela_parallel_gated(par, "ormqr", estimate, 2, multiply_body, &job) < 0)
+            tela_parallel_gated(tela_par_seq(), "ormqr", estimate, 2, multiply_body, &job);
+        return;
+    }
+    double *t = work, *w = work + (size_t)nb * (size_t)nb;
     const tela_int last = (k - 1) / nb * nb;
     for (tela_int step = 0; step <= last; step += nb) {
         const tela_int i = forward ? step : last - step;
@@ -29,11 +116,8 @@ void qr_multiply(tela_par par, bool left, bool trans, tela_int m, tela_int n, te
         const double *t_block = t_kept ? t_kept + (size_t)i * (size_t)nb : t;
         if (!t_kept)
             qr_build_t(par, nq - i, ib, v, lda, tau + i, t, nb);
-        if (left)
-            qr_apply_block(par, true, trans, m - i, n, ib, v, lda, t_block, nb, c + i, ldc, w);
-        else
-            qr_apply_block(par, false, trans, m, n - i, ib, v, lda, t_block, nb,
-                           c + (size_t)i * (size_t)ldc, ldc, w);
+        qr_apply_block(par, false, trans, m, n - i, ib, v, lda, t_block, nb,
+                       c + (size_t)i * (size_t)ldc, ldc, w);
     }
 }
 
@@ -71,7 +155,7 @@ void qr_ormqr(tela_par par, bool left, bool trans, tela_int m, tela_int n, tela_
               const double *t_kept)
 {
     bool owned;
-    double *work = qr_scratch(par, qr_multiply_len(left, m, n, k), &owned);
+    double *work = qr_scratch(par, qr_multiply_len(par, left, m, n, k), &owned);
     if (!work) {
         multiply_by_reflectors(left, trans, m, n, k, a, lda, tau, c, ldc);
         return;

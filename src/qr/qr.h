@@ -5,6 +5,7 @@
 #ifndef TELA_QR_H
 #define TELA_QR_H
 
+#include "gemm/level3.h"
 #include "tela.h"
 
 #include <stdbool.h>
@@ -50,6 +51,18 @@ void qr_apply_block(tela_par par, bool left, bool trans, tela_int m, tela_int n,
 void qr_form_q(tela_par par, tela_int rows, tela_int k, const double *v, tela_int ldv,
                const double *t, tela_int ldt, double *q, tela_int ldq, double *x);
 
+/* A member's share of columns of C = op(I - V T V^T) C by five GEMMs under ctx (its whole_n
+ * the whole C's width, so a column's bits do not depend on the share): V's first ib rows
+ * explicit in top (unit lower, zero above), the rest at v2; T with its lower part zero; both
+ * ib x ib at ldt; w holds 2 ldt cols doubles. */
+void qr_apply_left_share(const level3_ctx *ctx, bool trans, tela_int rows, tela_int cols,
+                         tela_int ib, const double *top, const double *v2, tela_int ldv,
+                         const double *t, tela_int ldt, double *c, tela_int ldc, double *w);
+/* What qr_apply_left_share needs of a block: T's lower part zeroed, V's first ib rows copied
+ * into top as an explicit unit lower triangle. */
+void qr_explicit_block(tela_int ib, const double *v, tela_int ldv, double *t, double *top,
+                       tela_int ldt);
+
 /* Reflectors per block of the blocked algorithms, chosen by the problem alone. */
 tela_int qr_block_size(tela_int m, tela_int n);
 
@@ -72,7 +85,7 @@ void qr_ormqr(tela_par par, bool left, bool trans, tela_int m, tela_int n, tela_
 size_t qr_generate_len(tela_int m, tela_int n, tela_int k);
 void qr_generate(tela_par par, tela_int m, tela_int n, tela_int k, double *a, tela_int lda,
                  const double *tau, double *work);
-size_t qr_multiply_len(bool left, tela_int m, tela_int n, tela_int k);
+size_t qr_multiply_len(tela_par par, bool left, tela_int m, tela_int n, tela_int k);
 void qr_multiply(tela_par par, bool left, bool trans, tela_int m, tela_int n, tela_int k,
                  const double *a, tela_int lda, const double *tau, double *c, tela_int ldc,
                  double *work, const double *t_kept);
