@@ -388,8 +388,7 @@ TELA_API int tela_dorgqr(tela_par par, tela_int m, tela_int n, tela_int k, doubl
 /* C = op(Q) C (side 'L') or C op(Q) ('R'), op 'N' or 'T', Q = H(1) ... H(k) from
  * tela_dgeqrf (a is m x k for 'L', n x k for 'R'; its vectors are read, not changed). */
 TELA_API int tela_dormqr(tela_par par, char side, char trans, tela_int m, tela_int n, tela_int k,
-                         const double *a, tela_int lda, const double *tau, double *c,
-                         tela_int ldc);
+                         const double *a, tela_int lda, const double *tau, double *c, tela_int ldc);
 /* A = L Q, m x n: L in and below the diagonal, the vectors of Q = H(k) ... H(1) to the right
  * of it in rows, tau[0 .. min(m, n)). */
 TELA_API int tela_dgelqf(tela_par par, tela_int m, tela_int n, double *a, tela_int lda,
@@ -401,8 +400,7 @@ TELA_API int tela_dorglq(tela_par par, tela_int m, tela_int n, tela_int k, doubl
 /* C = op(Q) C or C op(Q) with Q = H(k) ... H(1) from tela_dgelqf (a is k x m for 'L',
  * k x n for 'R'). */
 TELA_API int tela_dormlq(tela_par par, char side, char trans, tela_int m, tela_int n, tela_int k,
-                         const double *a, tela_int lda, const double *tau, double *c,
-                         tela_int ldc);
+                         const double *a, tela_int lda, const double *tau, double *c, tela_int ldc);
 /* Least squares or minimum norm solutions of op(A) X = B as LAPACK's dgels (trans 'N' or 'T',
  * A m x n of full rank, B max(m, n) x nrhs, the solutions in its first rows). A is overwritten
  * by its QR (m >= n) or LQ factorization. info = i > 0: the i-th diagonal element of the
