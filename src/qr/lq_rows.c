@@ -3,48 +3,13 @@
  * holds the transposed copy (a call inside a region whose thread keeps too little). */
 #include "qr/qr.h"
 
-/* H = I - tau v v^T applied from the right to the rows x len block c, v = (1, v[incv], ...). */
-static void apply_right(tela_int rows, tela_int len, const double *v, tela_int incv, double tau,
-                        double *c, tela_int ldc)
-{
-    if (tau == 0.0)
-        return;
-    const tela_par seq = tela_par_seq();
-    for (tela_int r = 0; r < rows; r++) {
-        double *row = c + r;
-        const double w =
-            tau *
-            (row[0] + (len > 1 ? tela_ddot(seq, len - 1, row + ldc, ldc, v + incv, incv) : 0.0));
-        row[0] -= w;
-        if (len > 1)
-            tela_daxpy(seq, len - 1, -w, v + incv, incv, row + ldc, ldc);
-    }
-}
-
-/* The same from the left on the len x cols block c. */
-static void apply_left(tela_int len, tela_int cols, const double *v, tela_int incv, double tau,
-                       double *c, tela_int ldc)
-{
-    if (tau == 0.0)
-        return;
-    const tela_par seq = tela_par_seq();
-    for (tela_int j = 0; j < cols; j++) {
-        double *col = c + (size_t)j * (size_t)ldc;
-        const double w =
-            tau * (col[0] + (len > 1 ? tela_ddot(seq, len - 1, col + 1, 1, v + incv, incv) : 0.0));
-        col[0] -= w;
-        if (len > 1)
-            tela_daxpy(seq, len - 1, -w, v + incv, incv, col + 1, 1);
-    }
-}
-
 void qr_lq_factor_rows(tela_int m, tela_int n, double *a, tela_int lda, double *tau)
 {
     const tela_int k = m < n ? m : n;
     for (tela_int i = 0; i < k; i++) {
         double *d = a + i + (size_t)i * (size_t)lda;
         qr_reflector(n - i, d, d + lda, lda, &tau[i]);
-        apply_right(m - i - 1, n - i, d, lda, tau[i], d + 1, lda);
+        qr_apply_reflector_right(m - i - 1, n - i, d, lda, tau[i], d + 1, lda);
     }
 }
 
@@ -56,7 +21,7 @@ void qr_lq_generate_rows(tela_int m, tela_int n, tela_int k, double *a, tela_int
             a[r + (size_t)j * (size_t)lda] = r == j ? 1.0 : 0.0;
     for (tela_int i = k - 1; i >= 0; i--) {
         double *d = a + i + (size_t)i * (size_t)lda;
-        apply_right(m - i - 1, n - i, d, lda, tau[i], d + 1, lda);
+        qr_apply_reflector_right(m - i - 1, n - i, d, lda, tau[i], d + 1, lda);
         for (tela_int j = 1; j < n - i; j++)
             d[(size_t)j * (size_t)lda] *= -tau[i];
         d[0] = 1.0 - tau[i];
@@ -74,8 +39,8 @@ void qr_lq_multiply_rows(bool left, bool trans, tela_int m, tela_int n, tela_int
         const tela_int i = forward ? step : k - 1 - step;
         const double *v = a + i + (size_t)i * (size_t)lda;
         if (left)
-            apply_left(m - i, n, v, lda, tau[i], c + i, ldc);
+            qr_apply_reflector(m - i, n, v, lda, tau[i], c + i, ldc);
         else
-            apply_right(m, n - i, v, lda, tau[i], c + (size_t)i * (size_t)ldc, ldc);
+            qr_apply_reflector_right(m, n - i, v, lda, tau[i], c + (size_t)i * (size_t)ldc, ldc);
     }
 }

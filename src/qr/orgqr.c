@@ -77,7 +77,7 @@ static void generate_by_columns(tela_int m, tela_int n, tela_int k, double *a, t
     }
     for (tela_int i = k - 1; i >= 0; i--) {
         double *v = a + i + (size_t)i * (size_t)lda;
-        qr_apply_reflector(m - i, n - i - 1, v, tau[i], v + lda, lda);
+        qr_apply_reflector(m - i, n - i - 1, v, 1, tau[i], v + lda, lda);
         for (tela_int r = 1; r < m - i; r++)
             v[r] *= -tau[i];
         v[0] = 1.0 - tau[i];

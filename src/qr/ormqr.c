@@ -121,8 +121,7 @@ void qr_multiply(tela_par par, bool left, bool trans, tela_int m, tela_int n, te
     }
 }
 
-/* dorm2r: without scratch, one reflector at a time (C's rows for the left side, columns by
- * way of each row for the right). */
+/* dorm2r: without scratch, one reflector at a time. */
 static void multiply_by_reflectors(bool left, bool trans, tela_int m, tela_int n, tela_int k,
                                    const double *a, tela_int lda, const double *tau, double *c,
                                    tela_int ldc)
@@ -131,22 +130,10 @@ static void multiply_by_reflectors(bool left, bool trans, tela_int m, tela_int n
     for (tela_int step = 0; step < k; step++) {
         const tela_int i = forward ? step : k - 1 - step;
         const double *v = a + i + (size_t)i * (size_t)lda;
-        if (left) {
-            qr_apply_reflector(m - i, n, v, tau[i], c + i, ldc);
-            continue;
-        }
-        if (tau[i] == 0.0)
-            continue;
-        for (tela_int r = 0; r < m; r++) { /* row r of C times H(i), H(i) acting on columns i.. */
-            double *row = c + r + (size_t)i * (size_t)ldc;
-            double s = row[0];
-            for (tela_int p = 1; p < n - i; p++)
-                s += row[(size_t)p * (size_t)ldc] * v[p];
-            s *= tau[i];
-            row[0] -= s;
-            for (tela_int p = 1; p < n - i; p++)
-                row[(size_t)p * (size_t)ldc] -= s * v[p];
-        }
+        if (left)
+            qr_apply_reflector(m - i, n, v, 1, tau[i], c + i, ldc);
+        else
+            qr_apply_reflector_right(m, n - i, v, 1, tau[i], c + (size_t)i * (size_t)ldc, ldc);
     }
 }
 

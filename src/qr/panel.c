@@ -16,7 +16,7 @@ void qr_factor_columns(tela_int m, tela_int n, double *a, tela_int lda, double *
         double *v = a + j + j * lda;
         qr_reflector(m - j, v, v + 1, 1, &tau[j]);
         if (tau[j] != 0.0)
-            qr_apply_reflector(m - j, n - j - 1, v, tau[j], v + lda, lda);
+            qr_apply_reflector(m - j, n - j - 1, v, 1, tau[j], v + lda, lda);
     }
 }
 

@@ -24,10 +24,13 @@ void qr_panel(tela_par par, tela_int m, tela_int n, double *a, tela_int lda, dou
 /* LAPACK's dgeqr2: the reflectors column by column, each applied to the columns right of it
  * (the panel's leaves, and what the routines fall back on without scratch memory). */
 void qr_factor_columns(tela_int m, tela_int n, double *a, tela_int lda, double *tau);
-/* dorm2r's and dorg2r's step: H = I - tau v v^T (v of m rows, its first element taken as 1)
- * applied from the left to the m x n matrix c. */
-void qr_apply_reflector(tela_int m, tela_int n, const double *v, double tau, double *c,
-                        tela_int ldc);
+/* The unblocked algorithms' step: H = I - tau v v^T, v = (1, v[incv], v[2 incv], ...) of len
+ * elements, applied from the left to the len x cols block c, or from the right to the
+ * rows x len block c. */
+void qr_apply_reflector(tela_int len, tela_int cols, const double *v, tela_int incv, double tau,
+                        double *c, tela_int ldc);
+void qr_apply_reflector_right(tela_int rows, tela_int len, const double *v, tela_int incv,
+                              double tau, double *c, tela_int ldc);
 
 /* T of the k reflectors stored in v (m x k, unit lower trapezoidal) with scalars tau, built
  * from V^T V (LAPACK's dlarft, forward and by columns). */

@@ -69,15 +69,49 @@ void qr_reflector(tela_int n, double *alpha, double *x, tela_int incx, double *t
     *alpha = beta;
 }
 
-void qr_apply_reflector(tela_int m, tela_int n, const double *v, double tau, double *c,
-                        tela_int ldc)
+/* v's tail against x's: level 1's kernel where both are contiguous, the BLAS entry points
+ * (strided LQ rows, C's rows from the right) otherwise. */
+static double tail_dot(tela_int n, const double *x, tela_int incx, const double *v, tela_int incv)
+{
+    if (n <= 0)
+        return 0.0;
+    return incx == 1 && incv == 1 ? level1_dot(n, x, v)
+                                  : tela_ddot(tela_par_seq(), n, x, incx, v, incv);
+}
+
+static void tail_axpy(tela_int n, double alpha, const double *v, tela_int incv, double *x,
+                      tela_int incx)
+{
+    if (n <= 0)
+        return;
+    if (incx == 1 && incv == 1)
+        level1_axpy(n, alpha, v, x);
+    else
+        tela_daxpy(tela_par_seq(), n, alpha, v, incv, x, incx);
+}
+
+void qr_apply_reflector(tela_int len, tela_int cols, const double *v, tela_int incv, double tau,
+                        double *c, tela_int ldc)
 {
     if (tau == 0.0)
         return;
-    for (tela_int j = 0; j < n; j++) {
-        double *col = c + j * ldc;
-        const double w = tau * (col[0] + level1_dot(m - 1, v + 1, col + 1));
+    for (tela_int j = 0; j < cols; j++) {
+        double *col = c + (size_t)j * (size_t)ldc;
+        const double w = tau * (col[0] + tail_dot(len - 1, col + 1, 1, v + incv, incv));
         col[0] -= w;
-        level1_axpy(m - 1, -w, v + 1, col + 1);
+        tail_axpy(len - 1, -w, v + incv, incv, col + 1, 1);
+    }
+}
+
+void qr_apply_reflector_right(tela_int rows, tela_int len, const double *v, tela_int incv,
+                              double tau, double *c, tela_int ldc)
+{
+    if (tau == 0.0)
+        return;
+    for (tela_int r = 0; r < rows; r++) {
+        double *row = c + r;
+        const double w = tau * (row[0] + tail_dot(len - 1, row + ldc, ldc, v + incv, incv));
+        row[0] -= w;
+        tail_axpy(len - 1, -w, v + incv, incv, row + ldc, ldc);
     }
 }
