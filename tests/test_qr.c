@@ -989,6 +989,17 @@ static void test_gels_zero(void **state)
     double b[3] = {1, 2, 3};
     assert_int_equal(tela_dgels(tela_par_seq(), 'T', 0, 3, 1, NULL, 1, b, 3), 0);
     assert_true(b[0] == 0.0 && b[1] == 0.0 && b[2] == 0.0);
+    /* B = 0 with A of full rank: X = 0 exactly (B's zero norm must not be scaled, which would
+     * multiply by 0 / 0), tall and wide, both transposes. */
+    for (int t = 0; t < 2; t++)
+        for (int wide = 0; wide < 2; wide++) {
+            const tela_int m = wide ? 3 : 5, n = wide ? 5 : 3;
+            double *a = tl_random_matrix(m, n, m), x[2 * 5] = {0};
+            assert_int_equal(tela_dgels(tela_par_seq(), t ? 'T' : 'N', m, n, 2, a, m, x, 5), 0);
+            for (int i = 0; i < 2 * 5; i++)
+                assert_true(x[i] == 0.0);
+            free(a);
+        }
 }
 
 /* ---- agreement with OpenBLAS ------------------------------------------------------------------

@@ -61,6 +61,22 @@ static void rescale(double from, double to, tela_int m, tela_int n, double *a, t
     }
 }
 
+/* LAPACK's safe range for dgels: dlamch('S') / dlamch('P') and its inverse. */
+#define GELS_SMALL (DBL_MIN / DBL_EPSILON)
+#define GELS_BIG   (1.0 / GELS_SMALL)
+
+/* Scales x into the safe range when its largest element (norm) lies outside it; returns the
+ * bound it was scaled to, or 0 when x was left alone (a zero or NaN norm included). */
+static double into_safe_range(double norm, tela_int rows, tela_int cols, double *x, tela_int ld)
+{
+    const double to = norm > 0.0 && norm < GELS_SMALL ? GELS_SMALL
+                      : norm > GELS_BIG               ? GELS_BIG
+                                                      : 0.0;
+    if (to != 0.0)
+        rescale(norm, to, rows, cols, x, ld);
+    return to;
+}
+
 static void zero_rows(tela_int from, tela_int to, tela_int nrhs, double *b, tela_int ldb)
 {
     for (tela_int j = 0; j < nrhs; j++)
@@ -106,30 +122,15 @@ int tela_dgels(tela_par par, char trans, tela_int m, tela_int n, tela_int nrhs, 
     if (!a)
         return -5;
 
-    /* LAPACK's safe range: dlamch('S') / dlamch('P') and its inverse. */
-    const double small = DBL_MIN / DBL_EPSILON, big = 1.0 / small;
     const double a_norm = largest(m, n, a, lda);
-    int a_scaled = 0;
-    if (a_norm > 0.0 && a_norm < small) {
-        rescale(a_norm, small, m, n, a, lda);
-        a_scaled = 1;
-    } else if (a_norm > big) {
-        rescale(a_norm, big, m, n, a, lda);
-        a_scaled = 2;
-    } else if (a_norm == 0.0) {
+    if (a_norm == 0.0) {
         zero_rows(0, rows, nrhs, b, ldb);
         return 0;
     }
+    const double a_to = into_safe_range(a_norm, m, n, a, lda);
     const tela_int b_rows = transposed ? n : m;
     const double b_norm = largest(b_rows, nrhs, b, ldb);
-    int b_scaled = 0;
-    if (b_norm > 0.0 && b_norm < small) {
-        rescale(b_norm, small, b_rows, nrhs, b, ldb);
-        b_scaled = 1;
-    } else if (b_norm > big) {
-        rescale(b_norm, big, b_rows, nrhs, b, ldb);
-        b_scaled = 2;
-    }
+    const double b_to = into_safe_range(b_norm, b_rows, nrhs, b, ldb);
 
     /* gels holds tau, and for m >= n geqrf's T factors (so that ormqr need not build them
      * again), through its calls in the CALL slot: the routines it calls take the ROUTINE slot
@@ -180,9 +181,9 @@ int tela_dgels(tela_par par, char trans, tela_int m, tela_int n, tela_int nrhs, 
         par_scratch_release(tau, owned);
     if (info)
         return (int)info;
-    if (a_scaled)
-        rescale(a_norm, a_scaled == 1 ? small : big, solved_rows, nrhs, b, ldb);
-    if (b_scaled)
-        rescale(b_scaled == 1 ? small : big, b_norm, solved_rows, nrhs, b, ldb);
+    if (a_to != 0.0)
+        rescale(a_norm, a_to, solved_rows, nrhs, b, ldb);
+    if (b_to != 0.0)
+        rescale(b_to, b_norm, solved_rows, nrhs, b, ldb);
     return 0;
 }
