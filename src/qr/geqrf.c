@@ -19,9 +19,6 @@
  * has just written and a second member costs more than it brings (256 x 256 ran at 0.93x one
  * thread on two; the same as getrf's and potrf's small orders, docs/lu-chol.md). */
 #define QR_STEPS_ALONE (256.0 * 512.0)
-/* Members' shares of an update are whole multiples of this many columns (a multiple of every
- * kernel's nr): a share's bits do not depend on it, its speed does. */
-#define QR_SHARE_COLUMNS 24
 
 typedef struct factor_job {
     double *a, *tau;
@@ -46,7 +43,8 @@ static void factor_panel(const factor_job *job, tela_int p)
     double *v = job->a + i + (size_t)i * job->lda, *t = job->t[p % 2];
     qr_panel(tela_par_seq(), job->m - i, ib, v, job->lda, job->tau + i, t, nb);
     qr_explicit_block(ib, v, job->lda, t, job->v_top[p % 2], nb);
-    qr_keep_t(ib, t, nb, job->t_keep, i);
+    if (job->t_keep)
+        qr_copy_upper(ib, t, nb, job->t_keep + (size_t)i * (size_t)nb, nb);
 }
 
 /* Panel p's update of columns [from, to), told the update's whole width. */
@@ -104,10 +102,9 @@ static void factor_body(tela_member *self, void *arg)
                 factor_panel(job, p + 1);
             update(job, p, look_to, split, w);
         } else {
-            const tela_int units = (job->n - split + QR_SHARE_COLUMNS - 1) / QR_SHARE_COLUMNS;
-            const tela_int from = split + units * (rank - 1) / (width - 1) * QR_SHARE_COLUMNS;
-            const tela_int to = split + units * rank / (width - 1) * QR_SHARE_COLUMNS;
-            update(job, p, from, to < job->n ? to : job->n, w);
+            tela_int from, to;
+            qr_share(split, job->n, rank - 1, width - 1, &from, &to);
+            update(job, p, from, to, w);
         }
         tela_barrier(self);
     }
@@ -144,15 +141,6 @@ size_t qr_factor_len(tela_par par, tela_int m, tela_int n)
     return single > blocked ? single : blocked;
 }
 
-void qr_keep_t(tela_int ib, const double *t, tela_int ldt, double *t_keep, tela_int i)
-{
-    if (!t_keep)
-        return;
-    for (tela_int j = 0; j < ib; j++)
-        for (tela_int r = 0; r <= j; r++)
-            t_keep[r + (size_t)(i + j) * (size_t)ldt] = t[r + (size_t)j * (size_t)ldt];
-}
-
 void qr_factor(tela_par par, tela_int m, tela_int n, double *a, tela_int lda, double *tau,
                double *work, double *t_keep)
 {
@@ -168,7 +156,8 @@ void qr_factor(tela_par par, tela_int m, tela_int n, double *a, tela_int lda, do
             const tela_int ib = k - i < nb ? k - i : nb;
             double *panel = a + i + (size_t)i * (size_t)lda;
             qr_panel(steps, m - i, ib, panel, lda, tau + i, work, nb);
-            qr_keep_t(ib, work, nb, t_keep, i);
+            if (t_keep)
+                qr_copy_upper(ib, work, nb, t_keep + (size_t)i * (size_t)nb, nb);
             if (i + ib < n)
                 qr_apply_block(steps, true, true, m - i, n - i - ib, ib, panel, lda, work, nb,
                                panel + (size_t)ib * (size_t)lda, lda,

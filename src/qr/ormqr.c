@@ -4,9 +4,6 @@
 #include "par/engine.h"
 #include "qr/qr.h"
 
-/* Members' shares of C's columns are whole multiples of this (every kernel's nr divides it). */
-#define QR_SHARE_COLUMNS 24
-
 /* From the left, one region: the members build the blocks' explicit T and V triangles side by
  * side, then each applies every block, in the product's order, to its own columns of C — no
  * barrier between blocks. */
@@ -29,9 +26,7 @@ static void prepare_block(const multiply_job *job, tela_int b)
     const double *v = job->a + i + (size_t)i * (size_t)job->lda;
     double *t = job->t_all + (size_t)b * nn;
     if (job->t_kept)
-        for (tela_int j = 0; j < ib; j++)
-            for (tela_int r = 0; r <= j; r++)
-                t[r + j * job->nb] = job->t_kept[r + (size_t)(i + j) * (size_t)job->nb];
+        qr_copy_upper(ib, job->t_kept + (size_t)i * (size_t)job->nb, job->nb, t, job->nb);
     else
         qr_build_t(tela_par_seq(), job->m - i, ib, v, job->lda, job->tau + i, t, job->nb);
     qr_explicit_block(ib, v, job->lda, t, job->top_all + (size_t)b * nn, job->nb);
@@ -44,10 +39,8 @@ static void multiply_body(tela_member *self, void *arg)
     for (tela_int b = rank; b < job->blocks; b += width)
         prepare_block(job, b);
     tela_barrier(self);
-    const tela_int units = (job->n + QR_SHARE_COLUMNS - 1) / QR_SHARE_COLUMNS;
-    const tela_int from = units * rank / width * QR_SHARE_COLUMNS;
-    tela_int to = units * (rank + 1) / width * QR_SHARE_COLUMNS;
-    to = to < job->n ? to : job->n;
+    tela_int from, to;
+    qr_share(0, job->n, rank, width, &from, &to);
     if (from >= to)
         return;
     const level3_ctx ctx = {.par = tela_par_seq(), .in_chunk = true, .whole_n = job->n};

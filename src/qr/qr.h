@@ -66,6 +66,12 @@ void qr_apply_left_share(const level3_ctx *ctx, bool trans, tela_int rows, tela_
 void qr_explicit_block(tela_int ib, const double *v, tela_int ldv, double *t, double *top,
                        tela_int ldt);
 
+/* Members' shares of a matrix's columns are whole multiples of QR_SHARE_COLUMNS (every GEMM
+ * kernel's nr divides it): a share's bits do not depend on it, its speed does. qr_share gives
+ * part `part` of `parts` of the columns [from, to), cut at such multiples after from. */
+#define QR_SHARE_COLUMNS 24
+void qr_share(tela_int from, tela_int to, int part, int parts, tela_int *first, tela_int *last);
+
 /* Reflectors per block of the blocked algorithms, chosen by the problem alone. */
 tela_int qr_block_size(tela_int m, tela_int n);
 
@@ -74,8 +80,8 @@ tela_int qr_block_size(tela_int m, tela_int n);
 size_t qr_factor_len(tela_par par, tela_int m, tela_int n);
 void qr_factor(tela_par par, tela_int m, tela_int n, double *a, tela_int lda, double *tau,
                double *work, double *t_keep);
-/* Panel i's T (ib x ib upper, ld ldt) into column i of t_keep (ld ldt too), if t_keep. */
-void qr_keep_t(tela_int ib, const double *t, tela_int ldt, double *t_keep, tela_int i);
+/* The upper triangle of the n x n matrix src into dst: a T factor kept for gels, or taken back. */
+void qr_copy_upper(tela_int n, const double *src, tela_int lds, double *dst, tela_int ldd);
 /* tela_dgeqrf and tela_dormqr past their checks, their scratch taken and given back, the
  * fallbacks included. t_keep (qr_block_size(m, n) x min(m, n) doubles, or NULL) receives each
  * block's T where the blocked algorithm ran: qr_geqrf says whether it did, and qr_ormqr uses

@@ -89,3 +89,19 @@ int qr_multiply_args(bool lq, char side, char trans, tela_int m, tela_int n, tel
         return -8;
     return c ? QR_ARGS_GO : -9;
 }
+
+void qr_share(tela_int from, tela_int to, int part, int parts, tela_int *first, tela_int *last)
+{
+    const tela_int units = (to - from + QR_SHARE_COLUMNS - 1) / QR_SHARE_COLUMNS;
+    const tela_int a = from + units * part / parts * QR_SHARE_COLUMNS;
+    const tela_int b = from + units * (part + 1) / parts * QR_SHARE_COLUMNS;
+    *first = a < to ? a : to;
+    *last = b < to ? b : to;
+}
+
+void qr_copy_upper(tela_int n, const double *src, tela_int lds, double *dst, tela_int ldd)
+{
+    for (tela_int j = 0; j < n; j++)
+        for (tela_int i = 0; i <= j; i++)
+            dst[i + (size_t)j * (size_t)ldd] = src[i + (size_t)j * (size_t)lds];
+}
