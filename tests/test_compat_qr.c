@@ -8,6 +8,7 @@
  * arrays. */
 #define _GNU_SOURCE
 #include "testutil.h"
+#include "xerbla_hooks.h"
 
 #include <float.h>
 #include <math.h>
@@ -33,45 +34,6 @@ void dgels_(const char *trans, const int *m, const int *n, const int *nrhs, doub
 #define SENTINEL 1234.5
 /* Reference ILAENV's block size for all seven, in their optimal sizes. */
 #define REFERENCE_NB 32
-
-/* ---- the program's error hook --------------------------------------------------------------- */
-
-static struct hook_calls {
-    int xerbla;             /* calls of xerbla_ */
-    char srname[16];        /* its last srname, srname_len characters */
-    size_t srname_len;      /* its last hidden length */
-    int info;               /* its last info */
-    int tela_handler_calls; /* reports that reached tela's error handler (tela's fallback) */
-} hooks;
-
-void xerbla_(const char *srname, const int *info, size_t srname_len)
-{
-    hooks.xerbla++;
-    hooks.srname_len = srname_len;
-    size_t n = srname_len < sizeof hooks.srname - 1 ? srname_len : sizeof hooks.srname - 1;
-    memcpy(hooks.srname, srname, n);
-    hooks.srname[n] = '\0';
-    hooks.info = *info;
-}
-
-static void count_tela_report(int status, const char *where, const char *message, void *context)
-{
-    (void)status, (void)where, (void)message, (void)context;
-    hooks.tela_handler_calls++;
-}
-
-static int reset_hooks(void **state)
-{
-    (void)state;
-    memset(&hooks, 0, sizeof hooks);
-    tela_set_error_handler(count_tela_report, NULL);
-    return 0;
-}
-
-static void expect_no_reports(void)
-{
-    assert_int_equal(hooks.xerbla + hooks.tela_handler_calls, 0);
-}
 
 /* ---- one call of any of the seven --------------------------------------------------------------
  */
