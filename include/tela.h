@@ -408,6 +408,72 @@ TELA_API int tela_dormlq(tela_par par, char side, char trans, tela_int m, tela_i
 TELA_API int tela_dgels(tela_par par, char trans, tela_int m, tela_int n, tela_int nrhs, double *a,
                         tela_int lda, double *b, tela_int ldb);
 
+/* ---- symmetric eigenproblems (LAPACK) ------------------------------------------
+ * LAPACK's argument order, meaning and checks without the workspace (par not counted: for
+ * tela_dsyevd jobz is 1, lda 5). Workspace comes from par's scratch service. Eigenvalues are
+ * ascending; vectors orthonormal, column j for w[j]. Reflectors and tau are stored exactly as
+ * LAPACK stores them; results are bitwise the same at every width. Returns 0, -i for bad
+ * argument i (nothing written), +i as LAPACK's info. Without workspace (out of memory, or a
+ * call nested in a region that needs more than its thread keeps) a routine reports TELA_ENOMEM
+ * to the error handler and returns TELA_EIG_NO_MEMORY, its outputs untouched. */
+#define TELA_EIG_NO_MEMORY (-1000)
+
+/* Q^T A Q = T, A symmetric n x n (its uplo triangle), T tridiagonal: diagonal d[0 .. n),
+ * off-diagonal e[0 .. n-1); the reflectors of Q in A and tau[0 .. n-1) as LAPACK's dsytrd
+ * ('U': Q = H(n-1) ... H(1), 'L': Q = H(1) ... H(n-1)). uplo 1, n 2, lda 4. */
+TELA_API int tela_dsytrd(tela_par par, char uplo, tela_int n, double *a, tela_int lda, double *d,
+                         double *e, double *tau);
+/* The n x n matrix Q of tela_dsytrd's reflectors, over a. uplo 1, n 2, lda 4. */
+TELA_API int tela_dorgtr(tela_par par, char uplo, tela_int n, double *a, tela_int lda,
+                         const double *tau);
+/* C = op(Q) C (side 'L', Q of order m) or C op(Q) ('R', order n), Q from tela_dsytrd's
+ * reflectors in a. side 1, uplo 2, trans 3, m 4, n 5, lda 7, ldc 10. */
+TELA_API int tela_dormtr(tela_par par, char side, char uplo, char trans, tela_int m, tela_int n,
+                         const double *a, tela_int lda, const double *tau, double *c, tela_int ldc);
+/* The eigenvalues of the symmetric tridiagonal (d, e), ascending in d, by the square-root-free
+ * QL/QR iteration (LAPACK's dsterf); e is destroyed. info = i > 0: i off-diagonals did not
+ * converge. n 1. */
+TELA_API int tela_dsterf(tela_par par, tela_int n, double *d, double *e);
+/* The eigenvalues, and with compz 'I' (Z = I first) or 'V' (Z = Q on entry, Q Z out) the
+ * vectors, of the tridiagonal (d, e) by implicit QL/QR (LAPACK's dsteqr); compz 'N' as
+ * tela_dsterf. compz 1, n 2, ldz 6. */
+TELA_API int tela_dsteqr(tela_par par, char compz, tela_int n, double *d, double *e, double *z,
+                         tela_int ldz);
+/* The same by divide and conquer (LAPACK's dstedc), merges through tela's GEMM. info > 0:
+ * an eigenvalue of the submatrix in rows and columns info / (n + 1) .. info mod (n + 1) did
+ * not converge. compz 1, n 2, ldz 6. */
+TELA_API int tela_dstedc(tela_par par, char compz, tela_int n, double *d, double *e, double *z,
+                         tela_int ldz);
+
+/* The eigenvalues w of the symmetric n x n A (its uplo triangle), with jobz 'V' the
+ * vectors over A, by reduction to tridiagonal form and divide and conquer (dsyevd) or QL/QR
+ * (dsyev). Without vectors A's triangle is destroyed. jobz 1, uplo 2, n 3, lda 5. */
+TELA_API int tela_dsyevd(tela_par par, char jobz, char uplo, tela_int n, double *a, tela_int lda,
+                         double *w);
+TELA_API int tela_dsyev(tela_par par, char jobz, char uplo, tela_int n, double *a, tela_int lda,
+                        double *w);
+/* Selected eigenvalues and vectors as LAPACK's dsyevr: range 'A' all, 'V' those in (vl, vu],
+ * 'I' the il-th to iu-th (1-based); abstol the absolute tolerance of the values; *m how many
+ * were found, w[0 .. m) ascending, their vectors in z's first m columns and, where computed,
+ * each vector's nonzero rows isuppz[2j] .. isuppz[2j+1] (1-based). A is destroyed. jobz 1,
+ * range 2, uplo 3, n 4, lda 6, vl/vu 8, il 9, iu 10, ldz 15. */
+TELA_API int tela_dsyevr(tela_par par, char jobz, char range, char uplo, tela_int n, double *a,
+                         tela_int lda, double vl, double vu, tela_int il, tela_int iu,
+                         double abstol, tela_int *m, double *w, double *z, tela_int ldz,
+                         tela_int *isuppz);
+/* The generalized problem A x = lambda B x (itype 1), A B x = lambda x (2) or B A x = lambda x
+ * (3), A symmetric, B symmetric positive definite, as LAPACK's dsygvd: B is overwritten by
+ * its Cholesky factor, A by the vectors (B-orthonormal for itype 1 and 2) with jobz 'V'.
+ * info = n + i: B's leading minor of order i is not positive definite. itype 1, jobz 2,
+ * uplo 3, n 4, lda 6, ldb 8. */
+TELA_API int tela_dsygvd(tela_par par, tela_int itype, char jobz, char uplo, tela_int n, double *a,
+                         tela_int lda, double *b, tela_int ldb, double *w);
+/* A over inv(U^T) A inv(U) or inv(L) A inv(L^T) (itype 1), U A U^T or L^T A L (2 and 3), B
+ * holding tela_dpotrf's factor in its uplo triangle (LAPACK's dsygst). itype 1, uplo 2, n 3,
+ * lda 5, ldb 7. */
+TELA_API int tela_dsygst(tela_par par, tela_int itype, char uplo, tela_int n, double *a,
+                         tela_int lda, const double *b, tela_int ldb);
+
 /* ---- diagnostics ---------------------------------------------------------- */
 typedef struct tela_stats {
     long spawned_workers; /* worker threads started in this process so far */

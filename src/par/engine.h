@@ -43,6 +43,8 @@ typedef enum par_scratch_slot {
     PAR_SCRATCH_ROUTINE, /* a routine's data that outlives the kernels it calls meanwhile */
     PAR_SCRATCH_CALL,    /* an entry point's conversions, held through the whole call (the
                           * drop-in layer's pivot arrays) */
+    PAR_SCRATCH_DRIVER,  /* a driver's data held through the routines it calls, each of which
+                          * takes ROUTINE memory of its own (the eigen drivers' vectors) */
     PAR_SCRATCH_SLOTS
 } par_scratch_slot;
 

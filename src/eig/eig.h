@@ -1,0 +1,119 @@
+/* eig.h — internal interface of the symmetric eigen family (src/eig): the reduction to
+ * tridiagonal form and its back-transformation, the tridiagonal solvers (QL/QR, divide and
+ * conquer, bisection and inverse iteration) with their workspace from the caller, and the
+ * drivers' shared checks. Each section is owned by the files its heading names. */
+#ifndef TELA_EIG_H
+#define TELA_EIG_H
+
+#include "tela.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* ---- shared (support.c) --------------------------------------------------------------------- */
+
+/* Scratch for an eigen routine's call, outside its regions (par's ROUTINE slot; NULL when out
+ * of memory or inside a region that cannot allocate). Give it back with par_scratch_release. */
+double *eig_scratch(tela_par par, size_t doubles, bool *owned);
+
+/* A driver's data held through the routines it calls (syevd's vectors, tau and e), which take
+ * eig_scratch memory of their own: par's DRIVER slot. */
+double *eig_driver_scratch(tela_par par, size_t doubles, bool *owned);
+/* Reports that a driver found no workspace through tela's error handler; returns
+ * TELA_EIG_NO_MEMORY, what the driver returns (its outputs untouched). */
+int eig_no_memory(const char *where);
+
+/* LAPACK's UPLO, JOBZ ('N'/'V') and COMPZ ('N'/'I'/'V') flags, either case. */
+bool eig_uplo(char c, bool *lower);
+bool eig_jobz(char c, bool *vectors);
+
+/* The largest |a(i, j)| of the uplo triangle (LAPACK's dlansy 'M'); NaN if one is NaN. */
+double eig_max_abs(bool lower, tela_int n, const double *a, tela_int lda);
+/* LAPACK's drivers' scaling (dsyevd, dsyev, dsyevr): the triangle is multiplied by sigma so its
+ * largest entry lies in [sqrt(safmin / eps), sqrt(eps / safmin)]; returns sigma (1: untouched).
+ * The drivers divide the eigenvalues by it at the end. */
+double eig_scale_triangle(bool lower, tela_int n, double *a, tela_int lda);
+
+/* ---- reduction to tridiagonal form and back (sytrd.c, ormtr.c) ------------------------------ */
+
+/* tela_dsytrd past its checks. */
+void eig_sytrd(tela_par par, bool lower, tela_int n, double *a, tela_int lda, double *d, double *e,
+               double *tau);
+/* x[0 .. n) in reverse order (the upper forms are the lower ones of the reversed matrix). */
+void eig_reverse_vector(tela_int n, double *x);
+/* tela_dormtr past its checks; false when the upper form found no workspace. */
+bool eig_ormtr(tela_par par, bool left, bool lower, bool trans, tela_int m, tela_int n,
+               const double *a, tela_int lda, const double *tau, double *c, tela_int ldc);
+
+/* ---- QL/QR iterations (steqr.c, sterf.c) ---------------------------------------------------- */
+
+/* LAPACK's dsterf: ascending values in d, e destroyed; the count of e's not converged. */
+tela_int eig_sterf(tela_int n, double *d, double *e);
+/* LAPACK's dsteqr with vectors: z (n x n) is multiplied by the rotations (set to I first when
+ * identity); values ascending in d, z's columns with them. work holds 2 max(n - 1, 1)
+ * doubles. The count of e's not converged. */
+tela_int eig_steqr(bool identity, tela_int n, double *d, double *e, double *z, tela_int ldz,
+                   double *work);
+/* d[0 .. n) ascending (a NaN sorts last, -0 before +0), in place without allocation. */
+void eig_sort_values(tela_int n, double *d);
+
+/* The kernels both share (rotations.c), rounding as LAPACK's namesakes: sqrt(x^2 + y^2) with
+ * a NaN kept (dlapy2); the eigenvalues rt1 (larger in magnitude), rt2 of [a b; b c] (dlae2),
+ * and with them the rotation (cs, sn) whose first column is rt1's vector (dlaev2); the
+ * rotation with [c s; -s c] [f; g] = [r; 0] (dlartg). */
+double eig_hypot(double x, double y);
+void eig_lae2(double a, double b, double c, double *rt1, double *rt2);
+void eig_laev2(double a, double b, double c, double *rt1, double *rt2, double *cs, double *sn);
+void eig_lartg(double f, double g, double *c, double *s, double *r);
+/* Columns j, j + 1 of z (rows x cols) times [c[j] -s[j]; s[j] c[j]] from the right for
+ * j = 0 .. cols - 2 (forward) or backwards (LAPACK's dlasr 'R', 'V'). */
+void eig_rotate_columns(bool forward, tela_int rows, tela_int cols, const double *c,
+                        const double *s, double *z, tela_int ldz);
+/* x[0 .. n) *= to / from without overflow or underflow on the way (dlascl 'G'). */
+void eig_rescale(double from, double to, tela_int n, double *x);
+
+/* ---- divide and conquer (dc_*.c) ------------------------------------------------------------ */
+
+/* The eigenvectors of the tridiagonal (d, e) into q (n x n, as dstedc with compz 'I'), values
+ * ascending in d; work and iwork of the sizes the _len functions give. 0, or LAPACK's info. */
+size_t eig_stedc_len(tela_int n);
+size_t eig_stedc_ilen(tela_int n);
+tela_int eig_stedc(tela_par par, tela_int n, double *d, double *e, double *q, tela_int ldq,
+                   double *work, tela_int *iwork);
+
+/* ---- bisection and inverse iteration (bisect.c, invit.c) ------------------------------------ */
+
+/* LAPACK's RANGE: 'A' every eigenvalue, 'V' those in (vl, vu], 'I' the il-th to iu-th. */
+typedef enum eig_range { EIG_RANGE_ALL, EIG_RANGE_VALUES, EIG_RANGE_INDICES } eig_range;
+bool eig_range_flag(char c, eig_range *range);
+
+/* The eigenvalues of the tridiagonal (d, e) in range by bisection (LAPACK's dstebz with order
+ * 'B'; il, iu 1-based, checked by the caller): *m values in w, block by block and ascending
+ * within a block, block[j] the 0-based block of w[j]; the *nsplit blocks end before rows
+ * split[0] < split[1] < ... = n. Each value to max(abstol, 2 ulp |w|), abstol <= 0 meaning
+ * ulp ||T_b||_1 of its block. d and e are read only; work and iwork hold the _len counts.
+ * 0, or dstebz's info: 1 a value did not converge, 2 range 'I' found fewer than asked (ties
+ * the tolerance could not split), 4 the Gershgorin bounds failed. */
+size_t eig_stebz_len(tela_int n);
+size_t eig_stebz_ilen(tela_int n);
+tela_int eig_stebz(eig_range range, tela_int n, double vl, double vu, tela_int il, tela_int iu,
+                   double abstol, const double *d, const double *e, tela_int *m, tela_int *nsplit,
+                   double *w, tela_int *block, tela_int *split, double *work, tela_int *iwork);
+/* order[k] = the index of w's k-th smallest value (stable: ties keep their order); tmp holds
+ * m. */
+void eig_sort_order(tela_int m, const double *w, tela_int *order, tela_int *tmp);
+
+/* The eigenvectors of the tridiagonal (d, e) for eig_stebz's m values (w, block, split) by
+ * inverse iteration (LAPACK's dstein): vector j, unit 2-norm with its largest entry positive
+ * and zero outside its block, into z's column column[j] (a permutation of 0 .. m - 1), ldz
+ * >= n. Clusters run side by side on par's members, the bits the same at every width. work
+ * and iwork hold the _len counts. Returns how many vectors did not converge in 5 solves, their
+ * indices j in ifail (if not NULL, m entries). */
+size_t eig_stein_len(tela_par par, tela_int n, tela_int m);
+size_t eig_stein_ilen(tela_par par, tela_int n, tela_int m);
+tela_int eig_stein(tela_par par, tela_int n, const double *d, const double *e, tela_int m,
+                   const double *w, const tela_int *block, const tela_int *split,
+                   const tela_int *column, double *z, tela_int ldz, double *work,
+                   tela_int *iwork, tela_int *ifail);
+
+#endif /* TELA_EIG_H */

@@ -1,0 +1,79 @@
+/* support.c — what the eigen routines share besides their kernels: the flags they accept, the
+ * scratch block a call works in, and LAPACK's scaling of a matrix whose norm lies outside the
+ * range where the reduction neither overflows nor loses its small entries. */
+#include "eig/eig.h"
+#include "par/engine.h"
+
+#include <float.h>
+#include <math.h>
+
+double *eig_scratch(tela_par par, size_t doubles, bool *owned)
+{
+    *owned = false;
+    return par_scratch_region(par, PAR_SCRATCH_ROUTINE, (doubles ? doubles : 1) * sizeof(double),
+                              owned);
+}
+
+double *eig_driver_scratch(tela_par par, size_t doubles, bool *owned)
+{
+    *owned = false;
+    return par_scratch_region(par, PAR_SCRATCH_DRIVER, (doubles ? doubles : 1) * sizeof(double),
+                              owned);
+}
+
+int eig_no_memory(const char *where)
+{
+    par_error(TELA_ENOMEM, where, "no workspace: out of memory, or nested in a region");
+    return TELA_EIG_NO_MEMORY;
+}
+
+bool eig_uplo(char c, bool *lower)
+{
+    *lower = c == 'L' || c == 'l';
+    return *lower || c == 'U' || c == 'u';
+}
+
+bool eig_jobz(char c, bool *vectors)
+{
+    *vectors = c == 'V' || c == 'v';
+    return *vectors || c == 'N' || c == 'n';
+}
+
+double eig_max_abs(bool lower, tela_int n, const double *a, tela_int lda)
+{
+    double norm = 0.0;
+    for (tela_int j = 0; j < n; j++) {
+        const double *col = a + (size_t)j * (size_t)lda;
+        const tela_int from = lower ? j : 0, to = lower ? n : j + 1;
+        for (tela_int i = from; i < to; i++) {
+            const double x = fabs(col[i]);
+            if (x > norm || isnan(x))
+                norm = x; /* a NaN stays: no entry compares above it */
+            if (isnan(norm))
+                return norm;
+        }
+    }
+    return norm;
+}
+
+double eig_scale_triangle(bool lower, tela_int n, double *a, tela_int lda)
+{
+    /* dsyevd's bounds: sqrt of the smallest safe number over eps, and of its inverse. */
+    const double smlnum = DBL_MIN / (DBL_EPSILON / 2), bignum = 1.0 / smlnum;
+    const double rmin = sqrt(smlnum), rmax = sqrt(bignum);
+    const double norm = eig_max_abs(lower, n, a, lda);
+    double sigma = 1.0;
+    if (norm > 0.0 && norm < rmin)
+        sigma = rmin / norm;
+    else if (norm > rmax)
+        sigma = rmax / norm;
+    if (sigma == 1.0)
+        return sigma;
+    for (tela_int j = 0; j < n; j++) {
+        double *col = a + (size_t)j * (size_t)lda;
+        const tela_int from = lower ? j : 0, to = lower ? n : j + 1;
+        for (tela_int i = from; i < to; i++)
+            col[i] *= sigma;
+    }
+    return sigma;
+}
