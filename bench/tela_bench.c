@@ -1,13 +1,14 @@
-/* tela_bench.c — tela-bench: tela's level-3, LU, Cholesky, QR and memory-bound level-1 and level-2
- * kernels against OpenBLAS (loaded into a namespace of its own, tela_bench_openblas.c) at the
- * same thread counts in one process: each size checked (agreement of the BLAS results, residuals
- * of the LAPACK ones), then interleaved rounds; median GFLOP/s (min-max), or GB/s for the
- * memory-bound routines, tela/OpenBLAS and each side's share of the measured FMA peak (of the
- * measured read bandwidth) per size, CSV, an SVG plot. */
+/* tela_bench.c — tela-bench: tela's level-3, LU, Cholesky, QR, symmetric eigen and memory-bound
+ * level-1 and level-2 kernels against OpenBLAS (loaded into a namespace of its own,
+ * tela_bench_openblas.c) at the same thread counts in one process: each size checked (agreement of
+ * the BLAS results, residuals of the LAPACK ones), then interleaved rounds; median GFLOP/s
+ * (min-max), or GB/s for the memory-bound routines, tela/OpenBLAS and each side's share of the
+ * measured FMA peak (of the measured read bandwidth) per size, CSV, an SVG plot. */
 #include "bandwidth.h"
 #include "bench_median.h"
 #include "peak.h"
 #include "tela.h"
+#include "tela_bench_eig.h"
 #include "tela_bench_openblas.h"
 #include "tela_bench_plot.h"
 #include "tela_bench_problem.h"
@@ -52,6 +53,10 @@
  * correct blockings; LAPACK residuals in units of n eps are usually below 0.1 too (LAPACK's own
  * tests accept 30). A wrong result is many orders of magnitude off. */
 #define DEFAULT_TOLERANCE 10.0
+/* The eigen family's bound is the tolerance times this (100 by default): MRRR's vectors (dsyevr)
+ * are orthogonal to O(n eps) with a larger constant than a Householder product's, and OpenBLAS's
+ * own dsyevr read 11.4 at n = 200 (LAPACK's tests accept 50). */
+#define EIG_TOLERANCE_FACTOR 10.0
 /* Each side's round starts once the process's other threads are idle: OpenBLAS's workers spin
  * about 0.13 s after a call (2^28 TSC cycles), tela's a few ms, and on a small machine a
  * spinning worker takes a CPU from the side timed next. Idle: over a window of this length they
@@ -96,6 +101,11 @@ static const int qr_tall4_sizes[] = {256, 512, 1024, 2048};
 static const int qr_tall16_sizes[] = {256, 512, 1024};
 static const int qr_q_sizes[] = {512, 1024, 2048, 4096}; /* orgqr, ormqr */
 static const int tsqr_sizes[] = {16, 32, 64, 128};
+/* The eigen family's sizes, run by --routines lapack or all or by name, never by --quick: issue
+ * 27's small problems (never slower than OpenBLAS) and its targets from 512 on; 4096 (about 10 s
+ * a call) only when asked for. --eig-phases without --sizes: its largest three. */
+static const int eig_sizes[] = {16, 64, 256, 512, 1024, 2048};
+static const int eig_phase_sizes[] = {512, 1024, 2048};
 #define DEFAULT_TSQR_ROWS 100000
 /* Right-hand sides of getrs, potrs, gesv and posv without --nrhs: a fixed count, as LAPACK's
  * timing programs use, so the solves' cost grows as n^2 (a trsm of n x 100). */
@@ -135,6 +145,7 @@ struct settings {
     int bandwidth_mib;     /* --bandwidth-mib: the bandwidth probe's arrays, MiB in all */
     double tolerance;      /* --tolerance */
     int quick;             /* --quick */
+    int eig_phases;        /* --eig-phases: syevd's three phases timed apart, after the groups */
     const char *csv_path;  /* --csv FILE, or NULL */
     const char *plot_path; /* --plot FILE, or NULL */
     const char *openblas;  /* --openblas PATH, or NULL: the usual places */
@@ -644,11 +655,18 @@ static const char *group_label(const struct group *g, char *text, size_t size)
 }
 
 /* 1 if the checked calls of size index of g fail the check: a level-3 difference or either
- * side's LAPACK residual above the tolerance (or NaN), the QR family's agreement between the
- * sides too, or tela wrote the other triangle. */
+ * side's LAPACK residual above the tolerance (or NaN), the QR and eigen families' agreement
+ * between the sides too (syevdn: that alone), or tela wrote the other triangle. The eigen
+ * family's bound is EIG_TOLERANCE_FACTOR times the tolerance. */
 static int check_fails(const struct group *g, int index, double tolerance)
 {
     const struct tb_check *c = &g->check[index];
+    if (tb_routine_is_eig(g->routine)) {
+        tolerance *= EIG_TOLERANCE_FACTOR;
+        return !(c->agreement <= tolerance) ||
+               (tb_eig_has_vectors(g->routine) &&
+                (!(c->difference <= tolerance) || !(c->reference <= tolerance)));
+    }
     if (!(c->difference <= tolerance) || c->other_triangle_written)
         return 1;
     if (tb_routine_is_qr(g->routine) && !(c->agreement <= tolerance))
@@ -689,10 +707,15 @@ static const char *format_check(const struct group *g, int index, double toleran
     char value[32];
     size_t used = 0;
     text[0] = '\0';
-    append(text, size, &used, "%s", format_check_value(c->difference, value, sizeof value));
-    if (tb_routine_is_lapack(g->routine))
+    const int values_only = tb_routine_is_eig(g->routine) && !tb_eig_has_vectors(g->routine);
+    const double bound = tolerance * (tb_routine_is_eig(g->routine) ? EIG_TOLERANCE_FACTOR : 1.0);
+    if (values_only)
+        append(text, size, &used, "values only");
+    else
+        append(text, size, &used, "%s", format_check_value(c->difference, value, sizeof value));
+    if (tb_routine_is_lapack(g->routine) && !values_only)
         append(text, size, &used, " (%s)", format_check_value(c->reference, value, sizeof value));
-    if (tb_routine_is_qr(g->routine))
+    if (tb_routine_is_qr(g->routine) || tb_routine_is_eig(g->routine))
         append(text, size, &used, ", agree %s",
                format_check_value(c->agreement, value, sizeof value));
     if (c->signs_differ > 0)
@@ -703,12 +726,12 @@ static const char *format_check(const struct group *g, int index, double toleran
         append(text, size, &used, ", %d pivots differ", c->pivots_differ);
     if (c->other_triangle_written)
         append(text, size, &used, ", %s TRIANGLE WRITTEN", g->uplo == 'L' ? "UPPER" : "LOWER");
-    /* The QR family can fail on its agreement alone, with both residuals small. */
+    /* The QR and eigen families can fail on their agreement alone, with both residuals small. */
     if (check_fails(g, index, tolerance))
         append(text, size, &used, "  %s",
-               !tb_routine_is_lapack(g->routine)                         ? "DISAGREE"
-               : c->difference <= tolerance && c->reference <= tolerance ? "DISAGREE"
-                                                                         : "RESIDUAL TOO LARGE");
+               !tb_routine_is_lapack(g->routine) || values_only  ? "DISAGREE"
+               : c->difference <= bound && c->reference <= bound ? "DISAGREE"
+                                                                 : "RESIDUAL TOO LARGE");
     return text;
 }
 
@@ -736,6 +759,72 @@ static const char *format_summary(struct summary s, char *text, size_t size)
     else
         snprintf(text, size, "%s (%s-%s)", format_gflops(s.median, median, sizeof median),
                  format_gflops(s.min, min, sizeof min), format_gflops(s.max, max, sizeof max));
+    return text;
+}
+
+/* The seconds a call of flops takes at gflops GFLOP/s. */
+static double seconds_of(double flops, double gflops)
+{
+    return flops / gflops * 1e-9;
+}
+
+/* Seconds to three significant digits in fixed notation, as issue 27's tables give them. */
+static const char *format_seconds(double seconds, char *text, size_t size)
+{
+    if (!(seconds > 0.0) || isinf(seconds)) {
+        snprintf(text, size, "-");
+        return text;
+    }
+    const int decimals = 2 - (int)floor(log10(seconds));
+    snprintf(text, size, "%.*f", decimals < 0 ? 0 : decimals > 9 ? 9 : decimals, seconds);
+    return text;
+}
+
+/* An eigen routine's summary as seconds per call: the median, and the range from the fastest
+ * round (the highest rate) to the slowest. */
+static const char *format_seconds_summary(struct summary s, double flops, char *text, size_t size)
+{
+    char median[24], min[24], max[24];
+    if (isnan(s.median))
+        snprintf(text, size, "-");
+    else
+        snprintf(text, size, "%s (%s-%s)",
+                 format_seconds(seconds_of(flops, s.median), median, sizeof median),
+                 format_seconds(seconds_of(flops, s.max), min, sizeof min),
+                 format_seconds(seconds_of(flops, s.min), max, sizeof max));
+    return text;
+}
+
+/* What an eigen routine's table times. */
+static const char *eig_description(enum tb_routine routine, char *text, size_t size)
+{
+    const char *call = "";
+    switch (routine) {
+    case TB_SYEVD:
+        call = "dsyevd: A = Z diag(w) Z^T, jobz V";
+        break;
+    case TB_SYEVDN:
+        call = "dsyevd: the eigenvalues w alone, jobz N";
+        break;
+    case TB_SYEVR:
+        call = "dsyevr: range A, jobz V, abstol 0";
+        break;
+    case TB_SYEVRI:
+        call = "dsyevr: range I, il = 1, iu = n/10 (at least 1), jobz V, abstol 0";
+        break;
+    case TB_SYEV:
+        call = "dsyev: A = Z diag(w) Z^T by QL/QR, jobz V";
+        break;
+    case TB_SYGVD:
+        call = "dsygvd: A Z = B Z diag(w), itype 1, jobz V, B symmetric positive definite";
+        break;
+    default:
+        break;
+    }
+    snprintf(text, size,
+             "%s; uplo L, A n x n\n  %% peak and the CSV's GFLOP/s at the conventional count "
+             "%s;\n  tela/OpenBLAS: OpenBLAS's seconds over tela's (above 1: tela faster)",
+             call, tb_eig_flops_formula(routine));
     return text;
 }
 
@@ -818,10 +907,16 @@ static void print_table(const struct bench *bench, const struct group *g)
     char label[32];
     group_label(g, label, sizeof label);
     const int memory_bound = tb_routine_is_memory_bound(g->routine);
+    const int eig = tb_routine_is_eig(g->routine);
     const double peak = reference_rate(bench, g->routine, g->threads);
     const char *unit = memory_bound ? "GB/s" : "GFLOP/s",
                *percent = memory_bound ? "% read" : "% peak";
-    if (memory_bound)
+    if (eig)
+        printf("\n%s, %d thread%s: seconds per call, median (min-max) over %d rounds; %% peak: of "
+               "the %s peak, %.1f\n",
+               label, g->threads, g->threads == 1 ? "" : "s", settings->rounds,
+               settings->peak_gflops > 0.0 ? "given" : "measured FMA", peak);
+    else if (memory_bound)
         printf("\n%s, %d thread%s: GB/s of the bytes a call must move, %s, median (min-max) over "
                "%d rounds;\n  %% read: of the measured read bandwidth, %.1f GB/s\n",
                label, g->threads, g->threads == 1 ? "" : "s", bytes_formula(g->routine),
@@ -847,6 +942,10 @@ static void print_table(const struct bench *bench, const struct group *g)
         printf("  %s\n",
                qr_description(g->routine, settings->tsqr_rows, description, sizeof description));
     }
+    if (eig) {
+        char description[320];
+        printf("  %s\n", eig_description(g->routine, description, sizeof description));
+    }
     if (tb_routine_is_gels(g->routine) && g->nrhs < 0)
         printf("  nrhs = n/%d (at least 1); each call from the same inputs, copied in outside the "
                "timed part\n",
@@ -858,22 +957,30 @@ static void print_table(const struct bench *bench, const struct group *g)
         printf("  each call from the same input, copied in outside the timed part\n");
     /* Level 1's n reaches eight digits. */
     const int n_width = tb_routine_is_vector(g->routine) ? 8 : 6;
-    printf("%*s | %-19s | %6s | %-19s | %6s | %13s | %7s | %s\n", n_width, "n", "tela", percent,
-           "OpenBLAS", percent, "tela/OpenBLAS", "calls",
+    /* Seconds take more digits than GFLOP/s: 0.0000205 (0.0000201-0.0000210) at n = 16. */
+    const int summary_width = eig ? 31 : 19;
+    printf("%*s | %-*s | %6s | %-*s | %6s | %13s | %7s | %s\n", n_width, "n", summary_width,
+           eig ? "tela s" : "tela", percent, summary_width, eig ? "OpenBLAS s" : "OpenBLAS",
+           percent, "tela/OpenBLAS", "calls",
            tb_routine_is_qr(g->routine)       ? "residual: tela (OpenBLAS), agreement"
+           : eig                              ? "residual: tela (OpenBLAS), eigenvalues' agreement"
            : tb_routine_is_lapack(g->routine) ? "residual: tela (OpenBLAS)"
                                               : "diff");
     for (int i = 0; i < g->done; i++) {
         char tela[80], openblas[80], tela_percent[16], openblas_percent[16], ratio[16], check[160];
         struct summary t = g->result[i][TB_TELA], o = g->result[i][TB_OPENBLAS];
+        const double flops = eig ? tb_eig_flops(g->routine, g->sizes[i]) : 0.0;
         if (o.median > 0.0)
             snprintf(ratio, sizeof ratio, "%.2f", t.median / o.median);
         else
             snprintf(ratio, sizeof ratio, "-");
-        printf("%*d | %-19s | %6s | %-19s | %6s | %13s | %7ld | %s\n", n_width, g->sizes[i],
-               format_summary(t, tela, sizeof tela),
-               format_percent(t.median, peak, tela_percent, sizeof tela_percent),
-               format_summary(o, openblas, sizeof openblas),
+        printf("%*d | %-*s | %6s | %-*s | %6s | %13s | %7ld | %s\n", n_width, g->sizes[i],
+               summary_width,
+               eig ? format_seconds_summary(t, flops, tela, sizeof tela)
+                   : format_summary(t, tela, sizeof tela),
+               format_percent(t.median, peak, tela_percent, sizeof tela_percent), summary_width,
+               eig ? format_seconds_summary(o, flops, openblas, sizeof openblas)
+                   : format_summary(o, openblas, sizeof openblas),
                format_percent(o.median, peak, openblas_percent, sizeof openblas_percent), ratio,
                g->calls[i], format_check(g, i, settings->tolerance, check, sizeof check));
     }
@@ -881,6 +988,16 @@ static void print_table(const struct bench *bench, const struct group *g)
         if (!g->has_serial[i])
             continue;
         const struct summary t = g->result[i][TB_TELA], one = g->serial[i];
+        if (eig) {
+            const double flops = tb_eig_flops(g->routine, g->sizes[i]);
+            char many[24], single[24];
+            printf("  n = %d, tela at %d threads against tela serially in the same rounds: %.2f "
+                   "(%s / %s s)\n",
+                   g->sizes[i], g->threads, t.median / one.median,
+                   format_seconds(seconds_of(flops, t.median), many, sizeof many),
+                   format_seconds(seconds_of(flops, one.median), single, sizeof single));
+            continue;
+        }
         printf("  n = %d, tela at %d threads against tela serially in the same rounds: %.2f "
                "(%.1f / %.1f %s)\n",
                g->sizes[i], g->threads, t.median / one.median, t.median, one.median, unit);
@@ -889,9 +1006,11 @@ static void print_table(const struct bench *bench, const struct group *g)
 }
 
 /* One CSV row of size index of g. The GFLOP/s columns for every routine (a memory-bound
- * routine's GB/s turned into GFLOP/s by its flop count) with their share of the FMA peak; for
- * the memory-bound routines also the GB/s columns with their share of the read bandwidth, empty
- * for the others; last the rows m of the QR family's A, empty for the others. */
+ * routine's GB/s turned into GFLOP/s by its flop count, an eigen routine's at its conventional
+ * count) with their share of the FMA peak; for the memory-bound routines also the GB/s columns
+ * with their share of the read bandwidth, empty for the others; then the rows m of the QR
+ * family's A, empty for the others; last the eigen routines' seconds per call (median, the
+ * fastest round's, the slowest's), empty for the others. */
 static void write_csv_row(FILE *csv, const struct bench *bench, const struct group *g, int index,
                           const char *trans, const char *side, struct summary s, const char *nrhs,
                           int threads)
@@ -911,10 +1030,17 @@ static void write_csv_row(FILE *csv, const struct bench *bench, const struct gro
         fprintf(csv, ",,,,,");
     }
     if (tb_routine_is_qr(g->routine))
-        fprintf(csv, ",%d\n",
+        fprintf(csv, ",%d",
                 tb_routine_rows(g->routine, g->sizes[index], bench->settings.tsqr_rows));
     else
-        fprintf(csv, ",\n");
+        fprintf(csv, ",");
+    if (tb_routine_is_eig(g->routine)) {
+        const double flops = tb_eig_flops(g->routine, g->sizes[index]);
+        fprintf(csv, ",%.6g,%.6g,%.6g\n", seconds_of(flops, s.median), seconds_of(flops, s.max),
+                seconds_of(flops, s.min));
+    } else {
+        fprintf(csv, ",,,\n");
+    }
 }
 
 static int write_csv(const struct bench *bench, const char *path)
@@ -924,7 +1050,7 @@ static int write_csv(const struct bench *bench, const char *path)
         return -1;
     fprintf(csv, "routine,trans,threads,n,side,gflops_median,gflops_min,gflops_max,rounds,nrhs,"
                  "peak_gflops,percent_of_peak,gbs_median,gbs_min,gbs_max,bandwidth_gbs,"
-                 "percent_of_bandwidth,m\n");
+                 "percent_of_bandwidth,m,seconds_median,seconds_min,seconds_max\n");
     for (int k = 0; k < bench->group_count; k++) {
         const struct group *g = &bench->groups[k];
         /* The trans column: gemm's pair, gemv's letter, the triangle of potrf, potrs, posv, else
@@ -1007,6 +1133,9 @@ static int write_plot(const struct bench *bench, const char *path, const char *s
                 snprintf(panel->title, sizeof panel->title, "%s", label);
                 if (tb_routine_is_qr(g->routine))
                     qr_x_label(g, settings->tsqr_rows, panel->x_label, sizeof panel->x_label);
+                else if (tb_routine_is_eig(g->routine))
+                    snprintf(panel->x_label, sizeof panel->x_label, "n (GFLOP/s at %s; log scale)",
+                             tb_eig_flops_formula(g->routine));
                 else if (tb_routine_has_rhs(g->routine))
                     snprintf(panel->x_label, sizeof panel->x_label, "n (nrhs = %d; log scale)",
                              bench->settings.nrhs);
@@ -1141,6 +1270,18 @@ static int print_provenance(const struct bench *bench)
                      (tb_any_function)ob->dgels},
         [TB_GELS4] = {"tela_dgels", "dgels_", (tb_any_function)tela_dgels,
                       (tb_any_function)ob->dgels},
+        [TB_SYEVD] = {"tela_dsyevd", "dsyevd_", (tb_any_function)tela_dsyevd,
+                      (tb_any_function)ob->dsyevd},
+        [TB_SYEVDN] = {"tela_dsyevd", "dsyevd_", (tb_any_function)tela_dsyevd,
+                       (tb_any_function)ob->dsyevd},
+        [TB_SYEVR] = {"tela_dsyevr", "dsyevr_", (tb_any_function)tela_dsyevr,
+                      (tb_any_function)ob->dsyevr},
+        [TB_SYEVRI] = {"tela_dsyevr", "dsyevr_", (tb_any_function)tela_dsyevr,
+                       (tb_any_function)ob->dsyevr},
+        [TB_SYEV] = {"tela_dsyev", "dsyev_", (tb_any_function)tela_dsyev,
+                     (tb_any_function)ob->dsyev},
+        [TB_SYGVD] = {"tela_dsygvd", "dsygvd_", (tb_any_function)tela_dsygvd,
+                      (tb_any_function)ob->dsygvd},
         [TB_DOT] = {"tela_ddot", "ddot_", (tb_any_function)tela_ddot, (tb_any_function)ob->ddot},
         [TB_AXPY] = {"tela_daxpy", "daxpy_", (tb_any_function)tela_daxpy,
                      (tb_any_function)ob->daxpy},
@@ -1154,22 +1295,40 @@ static int print_provenance(const struct bench *bench)
         [TB_TRSV] = {"tela_dtrsv", "dtrsv_", (tb_any_function)tela_dtrsv,
                      (tb_any_function)ob->dtrsv},
     };
+    /* --eig-phases: syevd's three phases. */
+    const struct {
+        const char *tela_name, *openblas_name;
+        tb_any_function tela, openblas;
+    } phases[TB_EIG_PHASE_COUNT] = {
+        [TB_EIG_SYTRD] = {"tela_dsytrd", "dsytrd_", (tb_any_function)tela_dsytrd,
+                          (tb_any_function)ob->dsytrd},
+        [TB_EIG_STEDC] = {"tela_dstedc", "dstedc_", (tb_any_function)tela_dstedc,
+                          (tb_any_function)ob->dstedc},
+        [TB_EIG_ORMTR] = {"tela_dormtr", "dormtr_", (tb_any_function)tela_dormtr,
+                          (tb_any_function)ob->dormtr},
+    };
+    const int phase_count = bench->settings.eig_phases ? TB_EIG_PHASE_COUNT : 0;
     int status = 0;
     printf("  routines compared, and the file each was found in (dladdr):\n");
-    for (int i = 0; i < bench->settings.routine_count; i++) {
-        enum tb_routine r = bench->settings.routines[i];
+    for (int i = 0; i < bench->settings.routine_count + phase_count; i++) {
+        const int routine = i < bench->settings.routine_count;
+        const enum tb_routine r = routine ? bench->settings.routines[i] : TB_GEMM;
+        const int k = routine ? 0 : i - bench->settings.routine_count;
+        const char *tela_name = routine ? routines[r].tela_name : phases[k].tela_name;
+        const char *openblas_name = routine ? routines[r].openblas_name : phases[k].openblas_name;
         char tela_file[4096], openblas_file[4096];
-        if (tb_function_file(routines[r].tela, tela_file, sizeof tela_file) != 0)
+        if (tb_function_file(routine ? routines[r].tela : phases[k].tela, tela_file,
+                             sizeof tela_file) != 0)
             snprintf(tela_file, sizeof tela_file, "(unknown)");
-        if (tb_function_file(routines[r].openblas, openblas_file, sizeof openblas_file) != 0)
+        if (tb_function_file(routine ? routines[r].openblas : phases[k].openblas, openblas_file,
+                             sizeof openblas_file) != 0)
             snprintf(openblas_file, sizeof openblas_file, "(unknown)");
-        printf("    %-11s %s\n    %-11s %s\n", routines[r].tela_name, tela_file,
-               routines[r].openblas_name, openblas_file);
+        printf("    %-11s %s\n    %-11s %s\n", tela_name, tela_file, openblas_name, openblas_file);
         if (tb_same_file(tela_file, openblas_file) == 1) {
             fprintf(stderr,
                     "tela-bench: %s and %s both come from %s: that would compare a library "
                     "with itself\n",
-                    routines[r].tela_name, routines[r].openblas_name, tela_file);
+                    tela_name, openblas_name, tela_file);
             status = -1;
         }
     }
@@ -1250,11 +1409,12 @@ static void print_header(const struct bench *bench)
            coretype ? coretype : "(unset)",
            coretype_unused ? " (not used: --openblas-coretype auto would use it)" : "",
            l2 ? l2 : "(unset)");
-    int level3 = 0, lapack = 0, memory = 0, qr = 0;
+    int level3 = 0, lapack = 0, memory = 0, qr = 0, eig = 0;
     for (int i = 0; i < settings->routine_count; i++) {
         const enum tb_routine r = settings->routines[i];
-        lapack |= tb_routine_is_lapack(r) && !tb_routine_is_qr(r);
+        lapack |= tb_routine_is_lapack(r) && !tb_routine_is_qr(r) && !tb_routine_is_eig(r);
         qr |= tb_routine_is_qr(r);
+        eig |= tb_routine_is_eig(r);
         memory |= tb_routine_is_memory_bound(r);
         level3 |= !tb_routine_is_lapack(r) && !tb_routine_is_memory_bound(r);
     }
@@ -1290,6 +1450,15 @@ static void print_header(const struct bench *bench)
                "(reference LAPACK on its BLAS)\n  with the workspace its lwork = -1 query "
                "asks for, allocated once per size, outside the timing\n",
                settings->tsqr_rows);
+    if (eig)
+        printf("  eigen family, A n x n symmetric in its lower triangle (uplo L; uniform in [-1, "
+               "1), the upper\n  triangle other values): syevd A = Z diag(w) Z^T (jobz V), syevdn "
+               "values only, syevr range A,\n  syevri range I (the lowest n/10), syev, sygvd A Z = "
+               "B Z diag(w) (itype 1, B SPD as potrf's);\n  the tables give seconds per call; "
+               "%% peak and the CSV's GFLOP/s use a conventional count\n  (4n^3 with vectors, "
+               "4/3 n^3 values only; each table says); OpenBLAS through dsyevd_ ...\n  dsygvd_ "
+               "(reference LAPACK on its BLAS) with the workspace its lwork = liwork = -1 query "
+               "asks for,\n  allocated once per size, outside the timing\n");
     printf("  threads: 1 = tela_par_seq(); t > 1 = tela_par_team(team) on a team of width t "
            "held for the\n  routine (tela_pool_create + tela_team_acquire; tela's gate may run "
            "a call narrower);\n  OpenBLAS: openblas_set_num_threads(t)\n");
@@ -1299,7 +1468,7 @@ static void print_header(const struct bench *bench)
            "(short calls) one untimed call, then a batch of calls\n  lasting >= %.1f ms "
            "(column calls); GFLOP/s = flops x calls / batch time (GB/s: bytes)\n",
            settings->rounds, settings->batch_ms);
-    if (lapack || qr)
+    if (lapack || qr || eig)
         printf("  LAPACK routines: every call starts from the same inputs (A, B), copied in "
                "before it outside the\n  timed part; the batch time is the sum of the calls' "
                "own times\n");
@@ -1331,6 +1500,12 @@ static void print_header(const struct bench *bench)
                "OpenBLAS| / (m eps max|OpenBLAS's|) over R (rows compared up to sign, a count "
                "where it\n  differs), L, Q, C or X; above %g is an error\n",
                settings->tolerance);
+    if (eig)
+        printf("  eigen family: each side's residual, the larger of ||A Z - Z diag(w)|| / (n ||A|| "
+               "eps) and\n  ||I - Z^T Z|| / (n eps) (sygvd: ||A Z - B Z diag(w)|| / (n ||A|| "
+               "||Z|| eps)); agreement of the\n  eigenvalues max |w - w_OpenBLAS| / (n eps "
+               "||A||) (sygvd: n eps max|w|); above %g (--tolerance times %g) is an error\n",
+               settings->tolerance * EIG_TOLERANCE_FACTOR, EIG_TOLERANCE_FACTOR);
     fflush(stdout);
 
     if (tb_core_isa(core) < tb_cpu_isa())
@@ -1355,6 +1530,7 @@ static void usage(FILE *out)
             "  --routines LIST   any of gemm,trsm,trmm,syrk,symm,syr2k (level3; also blas),\n"
             "                    getrf,getrs,potrf,potrs,gesv,posv and the QR family\n"
             "                    geqrf,geqrf4,geqrf16,tsqr,gelqf,orgqr,ormqr,qr,gels,gels4\n"
+            "                    and the eigen family syevd,syevdn,syevr,syevri,syev,sygvd\n"
             "                    (lapack), and the memory-bound dot,axpy,nrm2,gemv,symv,ger,\n"
             "                    trsv (memory); all: level3 and lapack (default gemm;\n"
             "                    --quick: gemm, trsm, trmm, syrk, getrf, potrf)\n"
@@ -1368,6 +1544,12 @@ static void usage(FILE *out)
             "                    2mn^2 - 2n^3/3, gelqf the same transposed, orgqr 4mnk -\n"
             "                    2(m+n)k^2 + 4k^3/3, ormqr 4mnk - 2nk^2 (C m x n), qr\n"
             "                    geqrf + orgqr, gels geqrf + ormqr (Q^T B) + n^2 nrhs (trsm)\n"
+            "                    Eigen family, A n x n symmetric (uplo L): syevd values and\n"
+            "                    vectors (jobz V), syevdn values only, syevr range A, syevri\n"
+            "                    range I (il = 1, iu = n/10), syev jobz V, sygvd itype 1 with\n"
+            "                    B SPD; seconds per call, GFLOP/s at conventional counts\n"
+            "                    (4n^3 with vectors, 4/3 n^3 values only, syevri 4/3 n^3 +\n"
+            "                    2n^2 k, sygvd 19/3 n^3)\n"
             "  --trans LIST      gemm transposes: NN,NT,TN,TT or all (default NN); gemv takes\n"
             "                    their first letters, each once\n"
             "  --uplo LIST       triangles of potrf, potrs, posv: L, U or L,U (default L)\n"
@@ -1380,13 +1562,17 @@ static void usage(FILE *out)
             "                    QR family: 256 ... 4096 for geqrf, gelqf, qr, gels, 256 ...\n"
             "                    2048 for geqrf4, gels4, 256 ... 1024 for geqrf16, 512 ...\n"
             "                    4096 for orgqr, ormqr, 16,32,64,128 for tsqr; m n at most\n"
-            "                    2^29)\n"
+            "                    2^29; eigen family: 16,64,256,512,1024,2048)\n"
             "  --nrhs N          right-hand sides of getrs, potrs, gesv, posv (default %d)\n"
             "  --gels-nrhs LIST  right-hand sides of gels, gels4, a table each: counts or n/K\n"
             "                    (n/K at least 1; default 1,n/8)\n"
             "  --tsqr-rows M     rows of tsqr's A (default %d)\n"
             "  --rounds N        interleaved rounds per size (default %d; --quick: %d)\n"
             "  --quick           the demo's set (about a minute on 2 CPUs)\n"
+            "  --eig-phases      also time syevd's phases apart (jobz V, uplo L): dsytrd,\n"
+            "                    dstedc (compz I), dormtr, each side's on its own results;\n"
+            "                    --sizes (default 512,1024,2048), --threads, --rounds; alone\n"
+            "                    (no --routines) it runs nothing else\n"
             "  --batch-ms MS     least length of a timed batch (default %.0f)\n"
             "  --warm-up-ms MS   untimed calls per side before a routine's first size\n"
             "                    (default %d)\n"
@@ -1404,7 +1590,8 @@ static void usage(FILE *out)
             "                    gflops_min,gflops_max,rounds,nrhs,peak_gflops,percent_of_peak,\n"
             "                    gbs_median,gbs_min,gbs_max,bandwidth_gbs,percent_of_bandwidth\n"
             "                    (the last five for the memory-bound routines only),m (rows of\n"
-            "                    the QR family's A; empty for the others)\n"
+            "                    the QR family's A; empty for the others),seconds_median,\n"
+            "                    seconds_min,seconds_max (per call, the eigen family only)\n"
             "  --plot FILE       write an SVG plot of GFLOP/s (GB/s) against n\n"
             "exit status: 0 ok, 1 error or disagreement, 2 bad arguments, %d OpenBLAS not "
             "found\n",
@@ -1649,6 +1836,9 @@ static int parse_arguments(int argc, char **argv, struct settings *settings)
         } else if (!strcmp(option, "--quick")) {
             settings->quick = 1;
             takes_value = 0;
+        } else if (!strcmp(option, "--eig-phases")) {
+            settings->eig_phases = 1;
+            takes_value = 0;
         } else {
             fprintf(stderr, "tela-bench: unknown argument '%s'\n", option);
             status = -1;
@@ -1661,7 +1851,7 @@ static int parse_arguments(int argc, char **argv, struct settings *settings)
         }
         i += takes_value;
     }
-    if (!settings->routine_count) {
+    if (!settings->routine_count && !settings->eig_phases) {
         if (settings->quick) {
             settings->routine_count = (int)(sizeof quick_routines / sizeof quick_routines[0]);
             memcpy(settings->routines, quick_routines, sizeof quick_routines);
@@ -1728,6 +1918,13 @@ static int parse_arguments(int argc, char **argv, struct settings *settings)
             }
         }
     }
+    for (int i = 0; i < settings->size_count && settings->eig_phases; i++) {
+        if (settings->sizes[i] > MAX_SIZE) {
+            fprintf(stderr, "tela-bench: --sizes: %d is above --eig-phases's largest n, %d\n",
+                    settings->sizes[i], MAX_SIZE);
+            return -1;
+        }
+    }
     if (!settings->rounds)
         settings->rounds = settings->quick ? QUICK_ROUNDS : DEFAULT_ROUNDS;
     settings->show_progress = isatty(STDERR_FILENO);
@@ -1774,6 +1971,8 @@ static struct size_set default_size_set(const struct settings *settings, enum tb
     default:
         if (tb_routine_is_qr(routine))
             return SIZE_SET(qr_sizes);
+        if (tb_routine_is_eig(routine))
+            return SIZE_SET(eig_sizes);
         break;
     }
     if (tb_routine_is_lapack(routine))
@@ -1791,6 +1990,8 @@ static int make_groups(struct bench *bench)
     int count = 0;
     for (int r = 0; r < settings->routine_count; r++)
         count += variant_count(settings, settings->routines[r]) * settings->thread_count;
+    if (count == 0) /* --eig-phases alone */
+        return 0;
     bench->groups = count > 0 ? calloc((size_t)count, sizeof *bench->groups) : NULL;
     if (!bench->groups)
         return -1;
@@ -1854,6 +2055,180 @@ static int run_group(struct bench *bench, struct group *g)
         tela_team_release(team);
     tela_pool_destroy(pool);
     return status;
+}
+
+/* --eig-phases: syevd's three phases (tela_bench_eig.h) at each thread count and size, both
+ * sides in the same interleaved rounds, each side's round after the other threads settled; one
+ * run of each phase per round (a phase of a 512 call lasts milliseconds, far above the clock's
+ * resolution). The first run of each side is untimed and checked. One table; returns 0, -1 on
+ * an error, 1 when a check fails. */
+static int run_eig_phases(struct bench *bench)
+{
+    const struct settings *settings = &bench->settings;
+    const int *sizes = settings->size_count ? settings->sizes : eig_phase_sizes;
+    const int size_count = settings->size_count
+                               ? settings->size_count
+                               : (int)(sizeof eig_phase_sizes / sizeof eig_phase_sizes[0]);
+    const int rounds = settings->rounds;
+    /* Per side and round: the three phases' seconds and their sum. */
+    enum { COLUMNS = TB_EIG_PHASE_COUNT + 1 };
+    double *seconds = malloc((size_t)rounds * TB_SIDE_COUNT * COLUMNS * sizeof *seconds);
+    if (!seconds)
+        return -1;
+    printf("\nsyevd's phases (jobz V, uplo L), cut where LAPACK's dsyevd cuts them: dsytrd "
+           "(A = Q T Q^T),\n  dstedc (compz I: the vectors of T), dormtr (side L, trans N: Q "
+           "times them); each side's phases\n  chained on its own results, the input copied "
+           "in untimed; seconds per call, median over %d\n  rounds (sum: the median of the "
+           "rounds' sums); tela/OpenBLAS: OpenBLAS's seconds over tela's;\n  check (first, "
+           "untimed run): tela's residual, the larger of ||A Z - Z diag(w)|| / (n ||A|| eps)\n"
+           "  and ||I - Z^T Z|| / (n eps), and max |w - w_OpenBLAS| / (n eps ||A||)\n",
+           rounds);
+    printf("%7s | %6s | %-13s | %10s | %10s | %10s | %10s | %s\n", "threads", "n", "side",
+           tb_eig_phase_names[TB_EIG_SYTRD], tb_eig_phase_names[TB_EIG_STEDC],
+           tb_eig_phase_names[TB_EIG_ORMTR], "sum", "check");
+    int status = 0, failed = 0;
+    for (int k = 0; k < settings->thread_count && status == 0; k++) {
+        const int threads = settings->threads[k];
+        struct sides sides = {tela_par_seq(), &bench->openblas};
+        tela_pool *pool = NULL;
+        tela_team *team = NULL;
+        if (threads > 1) {
+            pool = tela_pool_create(&(tela_pool_opts){.width = threads});
+            team = pool ? tela_team_acquire(pool, threads) : NULL;
+            if (!team) {
+                fprintf(stderr, "tela-bench: could not get a tela team of width %d\n", threads);
+                tela_pool_destroy(pool);
+                status = -1;
+                break;
+            }
+            sides.par = tela_par_team(team);
+        }
+        bench->openblas.set_num_threads(threads);
+        struct usage begin = usage_now();
+        for (int i = 0; i < size_count && status == 0; i++) {
+            const int n = sizes[i];
+            struct tb_eig_phases *phases = tb_eig_phases_create(n, &bench->openblas);
+            if (!phases) {
+                status = -1;
+                break;
+            }
+            if (settings->show_progress)
+                fprintf(stderr, "\r  eig phases %dT n=%d %-24s", threads, n, "check");
+            int64_t ns[TB_EIG_PHASE_COUNT];
+            for (int side = 0; side < TB_SIDE_COUNT && status == 0; side++) {
+                const int info =
+                    tb_eig_phases_run(phases, (enum tb_side)side, sides.par, &bench->openblas, ns);
+                if (info != 0) {
+                    fprintf(stderr, "\ntela-bench: %s's syevd phases returned %d at n=%d\n",
+                            tb_side_labels[side], info, n);
+                    status = -1;
+                }
+            }
+            double residual = NAN, agreement = NAN;
+            if (status == 0 &&
+                tb_eig_phases_check(phases, &bench->openblas, &residual, &agreement) != 0)
+                status = -1;
+            for (int round = 0; round < rounds && status == 0; round++) {
+                if (settings->show_progress)
+                    fprintf(stderr, "\r  eig phases %dT n=%d round %d/%d%-12s", threads, n,
+                            round + 1, rounds, "");
+                for (int j = 0; j < TB_SIDE_COUNT && status == 0; j++) {
+                    const int side = round % 2 ? TB_SIDE_COUNT - 1 - j : j;
+                    if (settle(settings->settle_max_ms) != 0)
+                        bench->settle_timeouts++;
+                    if (tb_eig_phases_run(phases, (enum tb_side)side, sides.par, &bench->openblas,
+                                          ns) != 0) {
+                        status = -1;
+                        break;
+                    }
+                    double *row =
+                        seconds + ((size_t)side * (size_t)rounds + (size_t)round) * COLUMNS;
+                    row[TB_EIG_PHASE_COUNT] = 0.0;
+                    for (int phase = 0; phase < TB_EIG_PHASE_COUNT; phase++) {
+                        row[phase] = (double)ns[phase] * 1e-9;
+                        row[TB_EIG_PHASE_COUNT] += row[phase];
+                    }
+                }
+            }
+            tb_eig_phases_free(phases);
+            clear_progress(bench);
+            if (status != 0)
+                break;
+            double median[TB_SIDE_COUNT][COLUMNS];
+            double *column = malloc((size_t)rounds * sizeof *column);
+            if (!column) {
+                status = -1;
+                break;
+            }
+            for (int side = 0; side < TB_SIDE_COUNT; side++) {
+                for (int c = 0; c < COLUMNS; c++) {
+                    for (int round = 0; round < rounds; round++)
+                        column[round] =
+                            seconds[((size_t)side * (size_t)rounds + (size_t)round) * COLUMNS + c];
+                    median[side][c] = median_of(column, rounds);
+                }
+            }
+            free(column);
+            const double bound = settings->tolerance * EIG_TOLERANCE_FACTOR;
+            const int fails = !(residual <= bound) || !(agreement <= bound);
+            failed |= fails;
+            for (int side = 0; side < TB_SIDE_COUNT + 1; side++) {
+                char cells[COLUMNS][24], check[96] = "";
+                for (int c = 0; c < COLUMNS; c++) {
+                    if (side < TB_SIDE_COUNT)
+                        format_seconds(median[side][c], cells[c], sizeof cells[c]);
+                    else
+                        snprintf(cells[c], sizeof cells[c], "%.2f",
+                                 median[TB_OPENBLAS][c] / median[TB_TELA][c]);
+                }
+                if (side == TB_TELA) {
+                    char r[32], a[32];
+                    snprintf(check, sizeof check, "%s, agree %s%s",
+                             format_check_value(residual, r, sizeof r),
+                             format_check_value(agreement, a, sizeof a),
+                             !fails                 ? ""
+                             : !(residual <= bound) ? "  RESIDUAL TOO LARGE"
+                                                    : "  DISAGREE");
+                }
+                printf("%7d | %6d | %-13s | %10s | %10s | %10s | %10s%s%s\n", threads, n,
+                       side < TB_SIDE_COUNT ? tb_side_labels[side] : "tela/OpenBLAS",
+                       cells[TB_EIG_SYTRD], cells[TB_EIG_STEDC], cells[TB_EIG_ORMTR],
+                       cells[TB_EIG_PHASE_COUNT], *check ? " | " : "", check);
+            }
+            fflush(stdout);
+        }
+        double other = 0.0, steal = 0.0;
+        usage_between(begin, usage_now(), (int)sysconf(_SC_NPROCESSORS_ONLN), &other, &steal);
+        printf("  %d thread%s (tela: %s): meanwhile other processes used %.0f%% of the CPUs, "
+               "steal time %.0f%%%s\n",
+               threads, threads == 1 ? "" : "s", threads == 1 ? "tela_par_seq()" : "a held team",
+               100.0 * other, 100.0 * steal,
+               other + steal > BUSY_MACHINE_FRACTION ? ": NOT A QUIET MACHINE, times are "
+                                                       "unreliable"
+                                                     : "");
+        if (team)
+            tela_team_release(team);
+        tela_pool_destroy(pool);
+    }
+    free(seconds);
+    if (status == 0 && failed) {
+        fprintf(stderr, "tela-bench: --eig-phases: a check failed\n");
+        return 1;
+    }
+    return status;
+}
+
+/* The check value the run's summary reports for size index of g: the difference, or with the
+ * QR and eigen families' agreement the larger (syevdn: the agreement alone); NaN if either is. */
+static double check_value(const struct group *g, int index)
+{
+    const struct tb_check *c = &g->check[index];
+    if (tb_routine_is_eig(g->routine) && !tb_eig_has_vectors(g->routine))
+        return c->agreement;
+    if (tb_routine_is_qr(g->routine) || tb_routine_is_eig(g->routine))
+        return isnan(c->difference) || isnan(c->agreement) ? NAN
+                                                           : fmax(c->difference, c->agreement);
+    return c->difference;
 }
 
 int main(int argc, char **argv)
@@ -1935,9 +2310,7 @@ int main(int argc, char **argv)
     for (int k = 0; k < bench.group_count; k++) {
         const struct group *g = &bench.groups[k];
         for (int i = 0; i < g->done; i++) {
-            double d = g->check[i].difference;
-            if (tb_routine_is_qr(g->routine))
-                d = isnan(d) || isnan(g->check[i].agreement) ? NAN : fmax(d, g->check[i].agreement);
+            const double d = check_value(g, i);
             checked++;
             if (check_fails(g, i, settings->tolerance))
                 disagreements++;
@@ -1949,8 +2322,23 @@ int main(int argc, char **argv)
             }
         }
     }
-    printf("\nagreement: %d of %d checked sizes within %g; largest diff/residual %.3f (%s)\n",
-           checked - disagreements, checked, settings->tolerance, largest, largest_at);
+    int has_eig = 0;
+    for (int k = 0; k < bench.group_count; k++)
+        has_eig |= tb_routine_is_eig(bench.groups[k].routine);
+    char eig_bound[64] = "";
+    if (has_eig)
+        snprintf(eig_bound, sizeof eig_bound, " (eigen family: %g)",
+                 settings->tolerance * EIG_TOLERANCE_FACTOR);
+    if (bench.group_count)
+        printf("\nagreement: %d of %d checked sizes within %g%s; largest diff/residual %.3f (%s)\n",
+               checked - disagreements, checked, settings->tolerance, eig_bound, largest,
+               largest_at);
+    int phases_failed = 0;
+    if (status == 0 && settings->eig_phases) {
+        status = run_eig_phases(&bench);
+        phases_failed = status > 0;
+        status = status > 0 ? 0 : status;
+    }
     /* The memory-bound routines' figures may well pass the memory's read bandwidth: their
      * small sizes run in caches, and a routine that writes adds its writes. */
     int above_peak = 0;
@@ -1995,6 +2383,8 @@ int main(int argc, char **argv)
         }
     }
     free(bench.groups);
+    if (phases_failed)
+        return 1;
     if (disagreements) {
         fprintf(stderr,
                 "tela-bench: %d size(s) where tela and OpenBLAS disagree or a residual is too "

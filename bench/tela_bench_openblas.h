@@ -70,6 +70,37 @@ typedef void (*tb_dgels_fn)(const char *trans, const int *m, const int *n, const
                             double *a, const int *lda, double *b, const int *ldb, double *work,
                             const int *lwork, int *info, size_t trans_length);
 
+/* The symmetric eigen family (tela_bench_eig.c): reference LAPACK's drivers inside OpenBLAS,
+ * and the three phases of dsyevd for --eig-phases. The drivers take a double workspace and
+ * (not dsyev_) an integer one; lwork = liwork = -1 is the query, the optimal lengths returned in
+ * work[0] and iwork[0]. */
+typedef void (*tb_dsyevd_fn)(const char *jobz, const char *uplo, const int *n, double *a,
+                             const int *lda, double *w, double *work, const int *lwork, int *iwork,
+                             const int *liwork, int *info, size_t jobz_length, size_t uplo_length);
+typedef void (*tb_dsyevr_fn)(const char *jobz, const char *range, const char *uplo, const int *n,
+                             double *a, const int *lda, const double *vl, const double *vu,
+                             const int *il, const int *iu, const double *abstol, int *m, double *w,
+                             double *z, const int *ldz, int *isuppz, double *work, const int *lwork,
+                             int *iwork, const int *liwork, int *info, size_t jobz_length,
+                             size_t range_length, size_t uplo_length);
+typedef void (*tb_dsyev_fn)(const char *jobz, const char *uplo, const int *n, double *a,
+                            const int *lda, double *w, double *work, const int *lwork, int *info,
+                            size_t jobz_length, size_t uplo_length);
+typedef void (*tb_dsygvd_fn)(const int *itype, const char *jobz, const char *uplo, const int *n,
+                             double *a, const int *lda, double *b, const int *ldb, double *w,
+                             double *work, const int *lwork, int *iwork, const int *liwork,
+                             int *info, size_t jobz_length, size_t uplo_length);
+typedef void (*tb_dsytrd_fn)(const char *uplo, const int *n, double *a, const int *lda, double *d,
+                             double *e, double *tau, double *work, const int *lwork, int *info,
+                             size_t uplo_length);
+typedef void (*tb_dstedc_fn)(const char *compz, const int *n, double *d, double *e, double *z,
+                             const int *ldz, double *work, const int *lwork, int *iwork,
+                             const int *liwork, int *info, size_t compz_length);
+typedef void (*tb_dormtr_fn)(const char *side, const char *uplo, const char *trans, const int *m,
+                             const int *n, const double *a, const int *lda, const double *tau,
+                             double *c, const int *ldc, double *work, const int *lwork, int *info,
+                             size_t side_length, size_t uplo_length, size_t trans_length);
+
 /* OpenBLAS's BLAS through the same Fortran ABI for dsymm, dsyr2k and the memory-bound level-1
  * and level-2 routines. ddot_ and dnrm2_ return their double as a C function does, which is what
  * gfortran does for a REAL*8 function. */
@@ -140,6 +171,13 @@ struct tb_openblas {
     tb_dormqr_fn dormqr;          /* dormqr_ */
     tb_dormqr_fn dormlq;          /* dormlq_ (dormqr_'s signature) */
     tb_dgels_fn dgels;            /* dgels_ */
+    tb_dsyevd_fn dsyevd;          /* dsyevd_ */
+    tb_dsyevr_fn dsyevr;          /* dsyevr_ */
+    tb_dsyev_fn dsyev;            /* dsyev_ */
+    tb_dsygvd_fn dsygvd;          /* dsygvd_ */
+    tb_dsytrd_fn dsytrd;          /* dsytrd_ (--eig-phases) */
+    tb_dstedc_fn dstedc;          /* dstedc_ (--eig-phases) */
+    tb_dormtr_fn dormtr;          /* dormtr_ (--eig-phases) */
     tb_dsymm_fn dsymm;            /* dsymm_ */
     tb_dsyr2k_fn dsyr2k;          /* dsyr2k_ */
     tb_ddot_fn ddot;              /* ddot_ */

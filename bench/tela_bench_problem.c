@@ -4,6 +4,7 @@
  * routines are checked by residuals (two correct factorizations may pick different pivots or
  * round differently), computed with OpenBLAS's BLAS, never with tela's. */
 #include "tela_bench_problem.h"
+#include "tela_bench_eig.h"
 #include "tela_bench_qr.h"
 #include "tela_bench_vector.h"
 
@@ -19,25 +20,27 @@ const char *const tb_routine_names[TB_ROUTINE_COUNT] = {
     [TB_POTRF] = "potrf", [TB_POTRS] = "potrs",   [TB_GESV] = "gesv",       [TB_POSV] = "posv",
     [TB_GEQRF] = "geqrf", [TB_GEQRF4] = "geqrf4", [TB_GEQRF16] = "geqrf16", [TB_TSQR] = "tsqr",
     [TB_GELQF] = "gelqf", [TB_ORGQR] = "orgqr",   [TB_ORMQR] = "ormqr",     [TB_QR] = "qr",
-    [TB_GELS] = "gels",   [TB_GELS4] = "gels4",   [TB_DOT] = "dot",         [TB_AXPY] = "axpy",
-    [TB_NRM2] = "nrm2",   [TB_GEMV] = "gemv",     [TB_SYMV] = "symv",       [TB_GER] = "ger",
-    [TB_TRSV] = "trsv"};
+    [TB_GELS] = "gels",   [TB_GELS4] = "gels4",   [TB_SYEVD] = "syevd",     [TB_SYEVDN] = "syevdn",
+    [TB_SYEVR] = "syevr", [TB_SYEVRI] = "syevri", [TB_SYEV] = "syev",       [TB_SYGVD] = "sygvd",
+    [TB_DOT] = "dot",     [TB_AXPY] = "axpy",     [TB_NRM2] = "nrm2",       [TB_GEMV] = "gemv",
+    [TB_SYMV] = "symv",   [TB_GER] = "ger",       [TB_TRSV] = "trsv"};
 const char *const tb_side_names[TB_SIDE_COUNT] = {[TB_TELA] = "tela", [TB_OPENBLAS] = "openblas"};
 const char *const tb_side_labels[TB_SIDE_COUNT] = {[TB_TELA] = "tela", [TB_OPENBLAS] = "OpenBLAS"};
 
 /* A number per routine for its inputs' seed, fixed apart from the enumeration's order so that a
  * routine added to it leaves every other routine's inputs as they were. */
 static const unsigned seed_ids[TB_ROUTINE_COUNT] = {
-    [TB_GEMM] = 0,    [TB_TRSM] = 1,     [TB_TRMM] = 2,  [TB_SYRK] = 3,   [TB_GETRF] = 4,
-    [TB_GETRS] = 5,   [TB_POTRF] = 6,    [TB_POTRS] = 7, [TB_GESV] = 8,   [TB_POSV] = 9,
-    [TB_SYMM] = 10,   [TB_SYR2K] = 11,   [TB_DOT] = 12,  [TB_AXPY] = 13,  [TB_NRM2] = 14,
-    [TB_GEMV] = 15,   [TB_SYMV] = 16,    [TB_GER] = 17,  [TB_TRSV] = 18,  [TB_GEQRF] = 19,
-    [TB_GEQRF4] = 20, [TB_GEQRF16] = 21, [TB_TSQR] = 22, [TB_GELQF] = 23, [TB_ORGQR] = 24,
-    [TB_ORMQR] = 25,  [TB_QR] = 26,      [TB_GELS] = 27, [TB_GELS4] = 28};
+    [TB_GEMM] = 0,    [TB_TRSM] = 1,     [TB_TRMM] = 2,    [TB_SYRK] = 3,   [TB_GETRF] = 4,
+    [TB_GETRS] = 5,   [TB_POTRF] = 6,    [TB_POTRS] = 7,   [TB_GESV] = 8,   [TB_POSV] = 9,
+    [TB_SYMM] = 10,   [TB_SYR2K] = 11,   [TB_DOT] = 12,    [TB_AXPY] = 13,  [TB_NRM2] = 14,
+    [TB_GEMV] = 15,   [TB_SYMV] = 16,    [TB_GER] = 17,    [TB_TRSV] = 18,  [TB_GEQRF] = 19,
+    [TB_GEQRF4] = 20, [TB_GEQRF16] = 21, [TB_TSQR] = 22,   [TB_GELQF] = 23, [TB_ORGQR] = 24,
+    [TB_ORMQR] = 25,  [TB_QR] = 26,      [TB_GELS] = 27,   [TB_GELS4] = 28, [TB_SYEVD] = 29,
+    [TB_SYEVDN] = 30, [TB_SYEVR] = 31,   [TB_SYEVRI] = 32, [TB_SYEV] = 33,  [TB_SYGVD] = 34};
 
 int tb_routine_is_lapack(enum tb_routine routine)
 {
-    return routine >= TB_GETRF && routine <= TB_GELS4;
+    return routine >= TB_GETRF && routine <= TB_SYGVD;
 }
 
 int tb_routine_rows(enum tb_routine routine, int n, int tsqr_rows)
@@ -221,6 +224,13 @@ int tb_problem_init(struct tb_problem *p, enum tb_routine routine, char transa, 
         }
         return 0;
     }
+    if (tb_routine_is_eig(routine)) {
+        if (tb_eig_problem_init(p, &state, ob) != 0) {
+            tb_problem_free(p);
+            return -1;
+        }
+        return 0;
+    }
     if (tb_routine_is_memory_bound(routine)) {
         if (tb_vector_problem_init(p, &state) != 0) {
             tb_problem_free(p);
@@ -280,9 +290,11 @@ void tb_problem_free(struct tb_problem *p)
 int tb_state_init(const struct tb_problem *p, struct tb_state *s)
 {
     memset(s, 0, sizeof *s);
-    if (tb_routine_is_memory_bound(p->routine) || tb_routine_is_qr(p->routine)) {
-        const int made =
-            tb_routine_is_qr(p->routine) ? tb_qr_state_init(p, s) : tb_vector_state_init(p, s);
+    if (tb_routine_is_memory_bound(p->routine) || tb_routine_is_qr(p->routine) ||
+        tb_routine_is_eig(p->routine)) {
+        const int made = tb_routine_is_qr(p->routine)    ? tb_qr_state_init(p, s)
+                         : tb_routine_is_eig(p->routine) ? tb_eig_state_init(p, s)
+                                                         : tb_vector_state_init(p, s);
         if (made != 0) {
             tb_state_free(s);
             return -1;
@@ -321,6 +333,10 @@ void tb_state_reset(const struct tb_problem *p, struct tb_state *s)
         tb_qr_state_reset(p, s);
         return;
     }
+    if (tb_routine_is_eig(p->routine)) {
+        tb_eig_state_reset(p, s);
+        return;
+    }
     const size_t n = (size_t)p->n;
     if (s->matrix) {
         const double *start = tb_routine_is_lapack(p->routine) ? p->a : p->c ? p->c : p->b;
@@ -340,6 +356,11 @@ void tb_state_free(struct tb_state *s)
     free(s->pivots);
     free(s->pivots_lp64);
     free(s->vector);
+    free(s->iwork);
+    free(s->values);
+    free(s->vectors);
+    free(s->support);
+    free(s->support_lp64);
     memset(s, 0, sizeof *s);
 }
 
@@ -351,6 +372,8 @@ int tb_call_tela(const struct tb_problem *p, tela_par par, struct tb_state *s)
         return tb_vector_call_tela(p, par, s);
     if (tb_routine_is_qr(p->routine))
         return tb_qr_call_tela(p, par, s);
+    if (tb_routine_is_eig(p->routine))
+        return tb_eig_call_tela(p, par, s);
     const tela_int n = p->n, nrhs = p->nrhs;
     double *out = s->matrix;
     switch (p->routine) {
@@ -395,6 +418,8 @@ int tb_call_openblas(const struct tb_problem *p, const struct tb_openblas *ob, s
         return tb_vector_call_openblas(p, ob, s);
     if (tb_routine_is_qr(p->routine))
         return tb_qr_call_openblas(p, ob, s);
+    if (tb_routine_is_eig(p->routine))
+        return tb_eig_call_openblas(p, ob, s);
     const int n = p->n, nrhs = p->nrhs;
     const double one = 1.0;
     double *out = s->matrix;
@@ -638,6 +663,8 @@ int tb_problem_check(const struct tb_problem *p, const struct tb_openblas *ob,
     check->other_triangle_written = 0;
     if (tb_routine_is_qr(p->routine))
         return tb_qr_check(p, ob, tela, openblas, check);
+    if (tb_routine_is_eig(p->routine))
+        return tb_eig_check(p, ob, tela, openblas, check);
     if (tb_routine_is_memory_bound(p->routine)) {
         check->difference = tb_vector_difference(p, tela, openblas);
         return 0;

@@ -29,8 +29,14 @@ enum tb_routine {
     TB_ORMQR,
     TB_QR, /* NumPy's qr: geqrf, R copied out, orgqr */
     TB_GELS,
-    TB_GELS4, /* gels on 4n x n */
-    TB_DOT,   /* the memory-bound routines from here on: level 1 ... */
+    TB_GELS4,  /* gels on 4n x n */
+    TB_SYEVD,  /* the symmetric eigen family (tela_bench_eig.c): dsyevd jobz V, uplo L ... */
+    TB_SYEVDN, /* ... dsyevd values only */
+    TB_SYEVR,  /* dsyevr range A, jobz V */
+    TB_SYEVRI, /* dsyevr range I, the lowest tenth of the spectrum, jobz V */
+    TB_SYEV,   /* dsyev jobz V */
+    TB_SYGVD,  /* dsygvd itype 1, jobz V */
+    TB_DOT,    /* the memory-bound routines from here on: level 1 ... */
     TB_AXPY,
     TB_NRM2,
     TB_GEMV, /* ... and level 2 */
@@ -41,14 +47,19 @@ enum tb_routine {
 };
 extern const char *const tb_routine_names[TB_ROUTINE_COUNT];
 
-/* 1 for the LAPACK routines (getrf ... posv and the QR family): every call starts from the same
- * inputs, restored before it outside the timed part. The level-3 routines chain their calls on
- * one buffer. */
+/* 1 for the LAPACK routines (getrf ... posv, the QR and eigen families): every call starts
+ * from the same inputs, restored before it outside the timed part. The level-3 routines chain
+ * their calls on one buffer. */
 int tb_routine_is_lapack(enum tb_routine routine);
 /* 1 for the QR family (geqrf ... gels4): A is m x n, m from tb_routine_rows. */
 static inline int tb_routine_is_qr(enum tb_routine routine)
 {
     return routine >= TB_GEQRF && routine <= TB_GELS4;
+}
+/* 1 for the symmetric eigen family (syevd ... sygvd): A n x n symmetric in its lower triangle. */
+static inline int tb_routine_is_eig(enum tb_routine routine)
+{
+    return routine >= TB_SYEVD && routine <= TB_SYGVD;
 }
 /* The rows m of a QR routine's A at n columns: n, 4n (geqrf4, gels4), 16n (geqrf16), or
  * tsqr_rows (tsqr); n for every other routine. */
@@ -97,6 +108,12 @@ extern const char *const tb_side_labels[TB_SIDE_COUNT]; /* tables: "tela", "Open
  *   ormqr C = Q^T C (side L), C n x n uniform, the same reference reflectors (square)
  *   qr    NumPy's path: geqrf, R copied out, orgqr (square)
  *   gels  min ||B - A X|| (trans N), B m x nrhs uniform; m = n (gels), 4n (gels4)
+ * The eigen family (tela_bench_eig.c), A n x n symmetric in its lower triangle (uniform in
+ * [-1, 1); the upper triangle holds other values), uplo L:
+ *   syevd  values and vectors (jobz V)      syevdn  values only (jobz N)
+ *   syevr  range A, jobz V                  syevri  range I, il = 1, iu = n/10 (at least 1)
+ *   syev   jobz V
+ *   sygvd  A x = lambda B x (itype 1, jobz V), B symmetric positive definite as potrf's
  * The memory-bound routines (tela_bench_vector.c), x and y of length n, A n x n:
  *   dot   x^T y            axpy  y = alpha x + y, alpha +1 and -1 in turn
  *   nrm2  ||x||_2          gemv  y = op(A) x + y, op from transa (alpha 1, beta 1)
@@ -123,11 +140,13 @@ struct tb_problem {
     double *a;        /* n x n, lda = n: the input of every routine (for getrs, potrs the matrix the
                          factors are of, for the check) */
     double *b;        /* gemm: the second factor; trsm, trmm: the right-hand side B; solves: B,
-                         n x nrhs */
+                         n x nrhs; sygvd: B */
     double *c;        /* gemm, syrk, symm, syr2k: the C added to; NULL otherwise */
     double *factors;  /* getrs, potrs, orgqr, ormqr: the reference factors of a; NULL otherwise */
     double *tau;      /* orgqr, ormqr: the scalars of those reference reflectors */
-    int lwork;        /* QR family: OpenBLAS's workspace, the optimal length its query gave */
+    int lwork;        /* QR and eigen families: OpenBLAS's workspace, the optimal length its
+                         query gave */
+    int liwork;       /* eigen family: OpenBLAS's integer workspace, likewise (1 for syev) */
     tela_int *pivots; /* getrs: their pivots, 1-based, as tela takes them */
     int *pivots_lp64; /* getrs: the same, as OpenBLAS takes them */
     double *x;        /* memory-bound: the vector x (trsv: the right-hand side); NULL else */
@@ -146,19 +165,26 @@ void tb_problem_free(struct tb_problem *p);
 
 /* The buffers one side's calls write. */
 struct tb_state {
-    double *matrix;   /* level 3: the output updated in place (C; B of trsm and trmm);
-                         getrf, potrf, gesv, posv, the QR family: A, factored in place (orgqr:
-                         the reflectors, overwritten by Q); NULL for getrs, potrs, ormqr */
-    double *rhs;      /* solves: B, overwritten by X; ormqr: C; NULL otherwise */
-    double *tau;      /* geqrf, geqrf4, geqrf16, tsqr, gelqf, qr: the scalars written */
-    double *triangle; /* qr: R (n x n), copied out between geqrf and orgqr as NumPy does */
-    double *work;     /* QR family: OpenBLAS's workspace, lwork doubles (tela's side has one
-                         too, unused: a state does not know its side) */
-    tela_int *pivots; /* getrf, gesv on tela's side: the pivots */
-    int *pivots_lp64; /* getrf, gesv on OpenBLAS's side */
-    double *vector;   /* axpy, gemv, symv: y; trsv: x; updated in place; NULL otherwise */
-    double scalar;    /* dot, nrm2: the last call's result */
-    long calls;       /* calls since the last reset: axpy and ger take alpha's sign from it */
+    double *matrix;    /* level 3: the output updated in place (C; B of trsm and trmm);
+                          getrf, potrf, gesv, posv, the QR family: A, factored in place (orgqr:
+                          the reflectors, overwritten by Q); NULL for getrs, potrs, ormqr */
+    double *rhs;       /* solves: B, overwritten by X; ormqr: C; sygvd: B, overwritten by its
+                          Cholesky factor; NULL otherwise */
+    double *tau;       /* geqrf, geqrf4, geqrf16, tsqr, gelqf, qr: the scalars written */
+    double *triangle;  /* qr: R (n x n), copied out between geqrf and orgqr as NumPy does */
+    double *work;      /* QR and eigen families: OpenBLAS's workspace, lwork doubles (tela's
+                          side has one too, unused: a state does not know its side) */
+    int *iwork;        /* eigen family: OpenBLAS's integer workspace, liwork ints */
+    double *values;    /* eigen family: the eigenvalues w */
+    double *vectors;   /* syevr, syevri: Z, n x n (the vectors found in its first columns) */
+    tela_int *support; /* syevr, syevri on tela's side: isuppz, 2n */
+    int *support_lp64; /* on OpenBLAS's side */
+    int found;         /* syevr, syevri: m, the eigenvalues the last call found */
+    tela_int *pivots;  /* getrf, gesv on tela's side: the pivots */
+    int *pivots_lp64;  /* getrf, gesv on OpenBLAS's side */
+    double *vector;    /* axpy, gemv, symv: y; trsv: x; updated in place; NULL otherwise */
+    double scalar;     /* dot, nrm2: the last call's result */
+    long calls;        /* calls since the last reset: axpy and ger take alpha's sign from it */
 };
 
 /* Allocates a state for p and fills it with the starting values. Returns 0 or -1. */
@@ -191,7 +217,12 @@ int tb_call_openblas(const struct tb_problem *p, const struct tb_openblas *ob, s
  * tests measure it; agreement compares the two sides' results (R, Q, C or X), in units of
  * m eps times the result's scale; signs_differ counts rows of R (columns of L) whose sign
  * differs between the sides (compared up to that sign). agreement is NaN and signs_differ -1
- * for the other routines. */
+ * for the other routines.
+ *
+ * Eigen family (tela_bench_eig.h): difference and reference are each side's residual, the
+ * larger of ||A Z - Z diag(w)|| / (n ||A|| eps) and ||I - Z^T Z|| / (n eps) (sygvd:
+ * ||A Z - B Z diag(w)|| / (n ||A|| ||Z|| eps)); NaN for syevdn, which has no vectors;
+ * agreement is max |w - w_OpenBLAS| / (n eps ||A||) (sygvd: n eps max|w_OpenBLAS|). */
 struct tb_check {
     double difference;
     double reference;
