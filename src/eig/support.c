@@ -59,7 +59,7 @@ double eig_max_abs(bool lower, tela_int n, const double *a, tela_int lda)
 double eig_scale_triangle(bool lower, tela_int n, double *a, tela_int lda)
 {
     /* dsyevd's bounds: sqrt of the smallest safe number over eps, and of its inverse. */
-    const double smlnum = DBL_MIN / (DBL_EPSILON / 2), bignum = 1.0 / smlnum;
+    const double smlnum = DBL_MIN / DBL_EPSILON, bignum = 1.0 / smlnum; /* eps = 'Precision' */
     const double rmin = sqrt(smlnum), rmax = sqrt(bignum);
     const double norm = eig_max_abs(lower, n, a, lda);
     double sigma = 1.0;
