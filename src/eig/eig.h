@@ -29,9 +29,9 @@ bool eig_jobz(char c, bool *vectors);
 
 /* The largest |a(i, j)| of the uplo triangle (LAPACK's dlansy 'M'); NaN if one is NaN. */
 double eig_max_abs(bool lower, tela_int n, const double *a, tela_int lda);
-/* LAPACK's drivers' scaling (dsyevd, dsyev; dsyevr bounds it its own way): the triangle is multiplied by sigma so its
- * largest entry lies in [sqrt(safmin / eps), sqrt(eps / safmin)]; returns sigma (1: untouched).
- * The drivers divide the eigenvalues by it at the end. */
+/* LAPACK's drivers' scaling (dsyevd, dsyev; dsyevr bounds it its own way): the triangle is
+ * multiplied by sigma so its largest entry lies in [sqrt(safmin / eps), sqrt(eps / safmin)];
+ * returns sigma (1: untouched). The drivers divide the eigenvalues by it at the end. */
 double eig_scale_triangle(bool lower, tela_int n, double *a, tela_int lda);
 
 /* ---- reduction to tridiagonal form and back (sytrd.c, ormtr.c) ------------------------------ */
@@ -41,6 +41,12 @@ void eig_sytrd(tela_par par, bool lower, tela_int n, double *a, tela_int lda, do
                double *tau);
 /* x[0 .. n) in reverse order (the upper forms are the lower ones of the reversed matrix). */
 void eig_reverse_vector(tela_int n, double *x);
+/* The tridiagonal (d, e) of A for a driver that wants values alone, by one or two stages as
+ * the order decides (reduce.c); A's uplo triangle destroyed. work holds eig_reduce_values_len
+ * doubles and must not be par's ROUTINE scratch (eig_driver_scratch's). */
+size_t eig_reduce_values_len(bool lower, tela_int n);
+void eig_reduce_values(tela_par par, bool lower, tela_int n, double *a, tela_int lda, double *d,
+                       double *e, double *work);
 /* tela_dormtr past its checks; false when the upper form found no workspace. */
 bool eig_ormtr(tela_par par, bool left, bool lower, bool trans, tela_int m, tela_int n,
                const double *a, tela_int lda, const double *tau, double *c, tela_int ldc);

@@ -30,16 +30,18 @@ int tela_dsyev(tela_par par, char jobz, char uplo, tela_int n, double *a, tela_i
     }
     /* e and tau, held through the routines called, which take scratch of their own. */
     bool owned;
-    double *e = eig_driver_scratch(par, 2 * (size_t)n, &owned);
+    const size_t len = (size_t)n + (vectors ? (size_t)n : eig_reduce_values_len(lower, n));
+    double *e = eig_driver_scratch(par, len, &owned);
     if (!e)
         return eig_no_memory("tela_dsyev");
     double *tau = e + n;
     const double sigma = eig_scale_triangle(lower, n, a, lda);
-    eig_sytrd(par, lower, n, a, lda, w, e, tau);
     int info;
     if (!vectors) {
+        eig_reduce_values(par, lower, n, a, lda, w, e, tau);
         info = (int)eig_sterf(n, w, e);
     } else {
+        eig_sytrd(par, lower, n, a, lda, w, e, tau);
         info = tela_dorgtr(par, lower ? 'L' : 'U', n, a, lda, tau);
         if (info == 0) {
             const tela_int steqr = eig_steqr_par(par, false, n, w, e, a, lda);

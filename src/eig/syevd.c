@@ -32,16 +32,18 @@ int tela_dsyevd(tela_par par, char jobz, char uplo, tela_int n, double *a, tela_
     /* e and tau, then the tridiagonal's vectors, held through the routines called. */
     const size_t nn = (size_t)n * (size_t)n;
     bool owned;
-    double *e = eig_driver_scratch(par, 2 * (size_t)n + (vectors ? nn : 0), &owned);
+    const size_t len = vectors ? 2 * (size_t)n + nn : (size_t)n + eig_reduce_values_len(lower, n);
+    double *e = eig_driver_scratch(par, len, &owned);
     if (!e)
         return eig_no_memory("tela_dsyevd");
     double *tau = e + n, *z = tau + n;
     const double sigma = eig_scale_triangle(lower, n, a, lda);
-    eig_sytrd(par, lower, n, a, lda, w, e, tau);
     tela_int info;
     if (!vectors) {
+        eig_reduce_values(par, lower, n, a, lda, w, e, tau);
         info = eig_sterf(n, w, e);
     } else {
+        eig_sytrd(par, lower, n, a, lda, w, e, tau);
         info = tela_dstedc(par, 'I', n, w, e, z, n);
         if (info == 0 && !eig_ormtr(par, true, lower, false, n, n, a, lda, tau, z, n))
             info = eig_no_memory("tela_dsyevd");

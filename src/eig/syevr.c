@@ -192,11 +192,16 @@ int tela_dsyevr(tela_par par, char jobz, char range, char uplo, tela_int n, doub
      * subset's workspace: held through sytrd, dstedc and ormtr, which take their own. */
     const size_t nn = (size_t)n;
     bool owned;
-    double *tau = eig_driver_scratch(par, 4 * nn + subset_len(par, n), &owned);
+    const size_t reduce = vectors ? 0 : eig_reduce_values_len(lower, n);
+    const size_t len = 4 * nn + (subset_len(par, n) > reduce ? subset_len(par, n) : reduce);
+    double *tau = eig_driver_scratch(par, len, &owned);
     if (!tau)
         return eig_no_memory("tela_dsyevr");
     double *d = tau + nn, *e = d + nn, *ee = e + nn, *work = ee + nn;
-    eig_sytrd(par, lower, n, a, lda, d, e, tau);
+    if (vectors)
+        eig_sytrd(par, lower, n, a, lda, d, e, tau);
+    else /* work is free until the subset's search */
+        eig_reduce_values(par, lower, n, a, lda, d, e, work);
 
     tela_int info = 1;
     if (which == EIG_RANGE_ALL || (which == EIG_RANGE_INDICES && il == 1 && iu == n)) {
