@@ -164,7 +164,7 @@ static inline __attribute__((always_inline)) void symv_rows(const double *const 
     const l2_vec xv = l2_get(x + i, lanes);
     for (int k = 0; k < g; k++) {
         if (prefetch)
-            __builtin_prefetch(col[k] + i + SYMV_PREFETCH, 0, 0);
+            __builtin_prefetch(col[k] + i + SYMV_PREFETCH, 0, 3);
         av[k] = l2_get(col[k] + i, lanes);
         l2_pin(&av[k]);
         acc[k] = l2_fma(av[k], xv, acc[k]);
