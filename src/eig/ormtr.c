@@ -129,7 +129,7 @@ int tela_dorgtr(tela_par par, char uplo, tela_int n, double *a, tela_int lda, co
     if (!a)
         return -3;
     if (!tau && n > 1)
-        return -6;
+        return -5;
     const tela_int k = n - 1;
     if (lower) {
         /* The reflectors one column right, as geqrf's of the trailing k x k block. */
