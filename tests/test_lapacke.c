@@ -1,10 +1,11 @@
 /* test_lapacke — the system's LAPACKE on top of libtela: this program links libtela before
  * liblapacke and liblapack (on Debian an alternative, often OpenBLAS's), so the Fortran symbols
  * LAPACKE calls (dgetrf_, dgetrs_, dgesv_, dlaswp_, dpotrf_, dpotrs_, dposv_; dgeqrf_, dorgqr_,
- * dormqr_, dgelqf_, dorglq_, dormlq_, dgels_, whose workspace LAPACKE sizes by their query) must
- * resolve to tela's. Shown twice: by reading liblapacke's own GOT slots for them after the calls
- * (the addresses its PLT jumps to) and naming their library with dladdr; and, in column-major, by
- * results bit for bit those of the native routines. Both layouts are checked by residuals. */
+ * dormqr_, dgelqf_, dorglq_, dormlq_, dgels_; dsyevd_, dsyevr_, dsygvd_; the last ten have their
+ * workspace sized by LAPACKE through their query) must resolve to tela's. Shown twice: by reading
+ * liblapacke's own GOT slots for them after the calls (the addresses its PLT jumps to) and naming
+ * their library with dladdr; and, in column-major, by results bit for bit those of the native
+ * routines. Both layouts are checked by residuals. */
 #define _GNU_SOURCE
 #include "testutil.h"
 
@@ -18,7 +19,8 @@
 
 static const char *const fortran_symbols[] = {"dgetrf_", "dgetrs_", "dgesv_",  "dlaswp_", "dpotrf_",
                                               "dpotrs_", "dposv_",  "dgeqrf_", "dorgqr_", "dormqr_",
-                                              "dgelqf_", "dorglq_", "dormlq_", "dgels_"};
+                                              "dgelqf_", "dorglq_", "dormlq_", "dgels_",  "dsyevd_",
+                                              "dsyevr_", "dsygvd_"};
 #define SYMBOLS (sizeof fortran_symbols / sizeof fortran_symbols[0])
 
 /* The symbol index of a relocation's info word, for this ELF class. */
@@ -498,6 +500,94 @@ static void test_gels(void **state)
     }
 }
 
+/* ---- symmetric eigenproblems ------------------------------------------------------------------
+ * LAPACKE asks dsyevd_, dsyevr_ and dsygvd_ for WORK and IWORK (LWORK = LIWORK = -1), allocates
+ * what they answer and calls them again; row-major on transposed copies. */
+
+static const int eig_sizes[] = {1, 7, 40};
+
+/* ||A Z - B Z diag(w)|| / (n ||A|| ||B|| eps) and ||I - Z^T B Z|| / (n ||B|| eps), max norms,
+ * for the k vectors z of the symmetric a0 (b0 NULL: B = I). */
+static void check_eigenpairs(const char *what, stored a0, const stored *b0, const double *w,
+                             stored z, int k)
+{
+    const int n = a0.rows;
+    double residual = 0, orthogonal = 0;
+    double *bz = malloc(sizeof(double) * (size_t)n * (size_t)(k ? k : 1));
+    assert_non_null(bz);
+    for (int j = 0; j < k; j++)
+        for (int i = 0; i < n; i++) {
+            long double s = 0;
+            for (int p = 0; p < n; p++)
+                s += (long double)(b0 ? *element(*b0, i, p) : i == p) * *element(z, p, j);
+            bz[i + (size_t)j * n] = (double)s;
+        }
+    for (int j = 0; j < k; j++) {
+        for (int i = 0; i < n; i++) {
+            long double s = -(long double)bz[i + (size_t)j * n] * w[j];
+            for (int p = 0; p < n; p++)
+                s += (long double)*element(a0, i, p) * *element(z, p, j);
+            residual = fmax(residual, fabs((double)s));
+        }
+        for (int i = 0; i < k; i++) {
+            long double s = i == j ? -1.0L : 0.0L;
+            for (int p = 0; p < n; p++)
+                s += (long double)*element(z, p, i) * bz[p + (size_t)j * n];
+            orthogonal = fmax(orthogonal, fabs((double)s));
+        }
+    }
+    free(bz);
+    const double b_norm = b0 ? max_abs(*b0) : 1.0;
+    char name[96];
+    snprintf(name, sizeof name, "%s: ||A Z - B Z W||", what);
+    expect_ratio(name, a0.layout, n, residual / (n * max_abs(a0) * b_norm * DBL_EPSILON));
+    snprintf(name, sizeof name, "%s: orthonormality", what);
+    expect_ratio(name, a0.layout, n, orthogonal / (n * b_norm * DBL_EPSILON));
+}
+
+static void test_eigen(void **state)
+{
+    (void)state;
+    unsigned seed = 600;
+    for (size_t l = 0; l < 2; l++) {
+        const int layout = layouts[l];
+        for (size_t s = 0; s < sizeof eig_sizes / sizeof eig_sizes[0]; s++) {
+            const int n = eig_sizes[s];
+            for (int u = 0; u < 2; u++) {
+                const char uplo = u ? 'U' : 'L';
+                double *w = malloc(sizeof(double) * (size_t)n);
+                lapack_int *isuppz = malloc(sizeof(lapack_int) * 2 * (size_t)n);
+                assert_non_null(w);
+                assert_non_null(isuppz);
+                char what[64];
+                /* dsyevd: all pairs */
+                stored a0 = make(layout, n, n, 0.0, true, seed++), z = copy(a0);
+                assert_int_equal(LAPACKE_dsyevd(layout, 'V', uplo, n, z.x, z.ld, w), 0);
+                snprintf(what, sizeof what, "LAPACKE_dsyevd %c n=%d", uplo, n);
+                check_eigenpairs(what, a0, NULL, w, z, n);
+                /* dsyevr: the 2nd to the (n - 1)th pairs by index (all when n = 1) */
+                stored g = copy(a0), zr = make(layout, n, n, 0.0, false, seed++);
+                const int il = n > 2 ? 2 : 1, iu = n > 2 ? n - 1 : n;
+                lapack_int m = -1;
+                assert_int_equal(LAPACKE_dsyevr(layout, 'V', 'I', uplo, n, g.x, g.ld, 0.0, 0.0, il,
+                                                iu, 0.0, &m, w, zr.x, zr.ld, isuppz),
+                                 0);
+                assert_int_equal(m, iu - il + 1);
+                snprintf(what, sizeof what, "LAPACKE_dsyevr %c n=%d", uplo, n);
+                check_eigenpairs(what, a0, NULL, w, zr, m);
+                /* dsygvd, A x = lambda B x */
+                stored b0 = make(layout, n, n, n, true, seed++), b = copy(b0), zg = copy(a0);
+                assert_int_equal(LAPACKE_dsygvd(layout, 1, 'V', uplo, n, zg.x, zg.ld, b.x, b.ld, w),
+                                 0);
+                snprintf(what, sizeof what, "LAPACKE_dsygvd %c n=%d", uplo, n);
+                check_eigenpairs(what, a0, &b0, w, zg, n);
+                free(a0.x), free(z.x), free(g.x), free(zr.x), free(b0.x), free(b.x), free(zg.x);
+                free(w), free(isuppz);
+            }
+        }
+    }
+}
+
 /* Column-major LAPACKE hands the caller's arrays to the Fortran routine as they are, so the
  * results are tela's own, bit for bit (another LAPACK would differ in the last bits). */
 static void test_column_major_is_tela_bit_for_bit(void **state)
@@ -537,9 +627,42 @@ static void test_column_major_is_tela_bit_for_bit(void **state)
     assert_memory_equal(x.x, tx.x, sizeof(double) * (size_t)x.ld * NRHS);
     free(a.x), free(b.x), free(ta.x), free(tb.x), free(s.x), free(ts.x);
     free(r.x), free(tr.x), free(g.x), free(tg.x), free(x.x), free(tx.x);
+    /* eigenvalues and vectors: dsyevd, dsyevr (all, with supports), dsygvd */
+    enum { E = 60 };
+    stored e = make(layout, E, E, 0.0, true, 306), te = copy(e);
+    double w[E], tela_w[E];
+    assert_int_equal(LAPACKE_dsyevd(layout, 'V', 'U', E, e.x, e.ld, w), 0);
+    assert_int_equal(tela_dsyevd(tela_par_auto(), 'V', 'U', E, te.x, te.ld, tela_w), 0);
+    assert_memory_equal(e.x, te.x, sizeof(double) * (size_t)e.ld * E);
+    assert_memory_equal(w, tela_w, sizeof w);
+    stored f = make(layout, E, E, 0.0, true, 307), tf = copy(f);
+    stored z = make(layout, E, E, 0.0, false, 308), tz = copy(z);
+    lapack_int m = -1, isuppz[2 * E];
+    tela_int tela_m = -2, tela_isuppz[2 * E];
+    assert_int_equal(LAPACKE_dsyevr(layout, 'V', 'A', 'L', E, f.x, f.ld, 0.0, 0.0, 0, 0, 0.0, &m, w,
+                                    z.x, z.ld, isuppz),
+                     0);
+    assert_int_equal(tela_dsyevr(tela_par_auto(), 'V', 'A', 'L', E, tf.x, tf.ld, 0.0, 0.0, 0, 0,
+                                 0.0, &tela_m, tela_w, tz.x, tz.ld, tela_isuppz),
+                     0);
+    assert_int_equal(m, tela_m);
+    assert_memory_equal(w, tela_w, sizeof w);
+    assert_memory_equal(z.x, tz.x, sizeof(double) * (size_t)z.ld * E);
+    for (int i = 0; i < 2 * m; i++)
+        assert_int_equal(isuppz[i], tela_isuppz[i]);
+    stored h = make(layout, E, E, 0.0, true, 309), th = copy(h);
+    stored k = make(layout, E, E, E, true, 310), tk = copy(k);
+    assert_int_equal(LAPACKE_dsygvd(layout, 2, 'V', 'L', E, h.x, h.ld, k.x, k.ld, w), 0);
+    assert_int_equal(tela_dsygvd(tela_par_auto(), 2, 'V', 'L', E, th.x, th.ld, tk.x, tk.ld, tela_w),
+                     0);
+    assert_memory_equal(h.x, th.x, sizeof(double) * (size_t)h.ld * E);
+    assert_memory_equal(k.x, tk.x, sizeof(double) * (size_t)k.ld * E);
+    assert_memory_equal(w, tela_w, sizeof w);
+    free(e.x), free(te.x), free(f.x), free(tf.x), free(z.x), free(tz.x);
+    free(h.x), free(th.x), free(k.x), free(tk.x);
 }
 
-/* Runs last, after every routine was called: liblapacke's GOT slots for the 14 symbols must
+/* Runs last, after every routine was called: liblapacke's GOT slots for the 17 symbols must
  * hold libtela's definitions, while the liblapack it was built against defines them too. */
 static void test_lapacke_calls_reach_tela(void **state)
 {
@@ -582,6 +705,7 @@ int main(void)
         cmocka_unit_test(test_laswp),
         cmocka_unit_test(test_qr),
         cmocka_unit_test(test_gels),
+        cmocka_unit_test(test_eigen),
         cmocka_unit_test(test_column_major_is_tela_bit_for_bit),
         cmocka_unit_test(test_lapacke_calls_reach_tela),
     };

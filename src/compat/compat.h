@@ -1,7 +1,8 @@
 /* compat.h — internal entry points of src/compat, the drop-in BLAS and LAPACK symbols:
  * Fortran-ABI routines (dgemm_, dtrsm_, dtrmm_, dsyrk_; dgetrf_, dgetrs_, dgesv_, dlaswp_,
- * dpotrf_, dpotrs_, dposv_; dgeqrf_, dorgqr_, dormqr_, dgelqf_, dorglq_, dormlq_, dgels_), the
- * CBLAS twins of the BLAS ones (cblas_dgemm, ...) and the two error hooks they report to.
+ * dpotrf_, dpotrs_, dposv_; dgeqrf_, dorgqr_, dormqr_, dgelqf_, dorglq_, dormlq_, dgels_;
+ * dsyevd_, dsyev_, dsyevr_, dsygvd_ and the pieces they are made of), the CBLAS twins of the BLAS
+ * ones (cblas_dgemm, ...) and the two error hooks they report to.
  *
  * Every routine follows reference BLAS / LAPACK 3.11: its checks, in its order, with its
  * parameter numbers, then tela's kernel on the process default width. The hooks (xerbla_,
@@ -344,5 +345,68 @@ TELA_API void dormlq_(const char *side, const char *trans, const int *m, const i
 TELA_API void dgels_(const char *trans, const int *m, const int *n, const int *nrhs, double *a,
                      const int *lda, double *b, const int *ldb, double *work, const int *lwork,
                      int *info);
+
+/* ---- symmetric eigenproblems (lapack_dsyevd.c, lapack_dsyev.c, lapack_dsyevr.c,
+ * lapack_dsygvd.c, lapack_dsytrd.c, lapack_dormtr.c, lapack_dstedc.c) -----------------------------
+ * The checks as above, LWORK's and LIWORK's among them, and the queries: LWORK = -1 (and, where
+ * there is one, LIWORK = -1) writes WORK(1) and IWORK(1) and nothing else. tela's routines take
+ * their workspace from tela's scratch, so WORK and IWORK only report sizes: reference 3.11's
+ * formulas with ILAENV's block size (at least the least LWORK: DSYTRD's query says 1 for N = 0
+ * where 3.11 says 0), left in WORK(1) and IWORK(1) after the call where reference leaves them.
+ * The sizes are computed in doubles, not in int: reference's LP64 arithmetic overflows for N >=
+ * 32768 (NumPy #25564; 2 N^2 + 6 N + 1 for DSYEVD), tela's WORK(1) holds the true size. A least
+ * size past INT_MAX, which no LP64 LWORK can state, asks for INT_MAX. Nothing is written on a
+ * bad argument (reference writes WORK(1) and IWORK(1) before its LWORK checks); a NULL WORK,
+ * IWORK or output once the checks pass gives its -i, no report, nothing written. */
+
+/* ILAENV's block size for DSYTRD, DORMTR (DORMQL, DORMQR) and DORGTR (DORGQL, DORGQR). */
+#define COMPAT_EIG_BLOCK 32
+/* ILAENV(9, 'DSTEDC'): the order up to which DSTEDC solves by QL/QR (SMLSIZ). */
+#define COMPAT_EIG_SMALL 25
+
+/* A routine's workspace sizes, as doubles (see above). */
+typedef struct compat_eig_sizes {
+    double lwork_least;   /* LWMIN */
+    double lwork_optimal; /* the query's WORK(1) */
+    double liwork_least;  /* LIWMIN, the query's IWORK(1) */
+} compat_eig_sizes;
+
+/* JOBZ: 'V' (*vectors true) or 'N', either case. */
+bool compat_is_jobz(char c, bool *vectors);
+/* Whether LWORK (or LIWORK) lies below least, capped at INT_MAX. */
+bool compat_work_short(int lwork, double least);
+/* size as IWORK(1) holds it: capped at INT_MAX. */
+int compat_iwork_size(double size);
+/* 3.11's DSYEVD sizes for order n, with or without vectors (DSYGVD's least ones too). */
+compat_eig_sizes compat_syevd_sizes(bool vectors, int n);
+
+TELA_API void dsyevd_(const char *jobz, const char *uplo, const int *n, double *a, const int *lda,
+                      double *w, double *work, const int *lwork, int *iwork, const int *liwork,
+                      int *info);
+TELA_API void dsyev_(const char *jobz, const char *uplo, const int *n, double *a, const int *lda,
+                     double *w, double *work, const int *lwork, int *info);
+TELA_API void dsyevr_(const char *jobz, const char *range, const char *uplo, const int *n,
+                      double *a, const int *lda, const double *vl, const double *vu, const int *il,
+                      const int *iu, const double *abstol, int *m, double *w, double *z,
+                      const int *ldz, int *isuppz, double *work, const int *lwork, int *iwork,
+                      const int *liwork, int *info);
+TELA_API void dsygvd_(const int *itype, const char *jobz, const char *uplo, const int *n, double *a,
+                      const int *lda, double *b, const int *ldb, double *w, double *work,
+                      const int *lwork, int *iwork, const int *liwork, int *info);
+TELA_API void dsygst_(const int *itype, const char *uplo, const int *n, double *a, const int *lda,
+                      const double *b, const int *ldb, int *info);
+TELA_API void dsytrd_(const char *uplo, const int *n, double *a, const int *lda, double *d,
+                      double *e, double *tau, double *work, const int *lwork, int *info);
+TELA_API void dorgtr_(const char *uplo, const int *n, double *a, const int *lda, const double *tau,
+                      double *work, const int *lwork, int *info);
+TELA_API void dormtr_(const char *side, const char *uplo, const char *trans, const int *m,
+                      const int *n, const double *a, const int *lda, const double *tau, double *c,
+                      const int *ldc, double *work, const int *lwork, int *info);
+TELA_API void dstedc_(const char *compz, const int *n, double *d, double *e, double *z,
+                      const int *ldz, double *work, const int *lwork, int *iwork, const int *liwork,
+                      int *info);
+TELA_API void dsterf_(const int *n, double *d, double *e, int *info);
+TELA_API void dsteqr_(const char *compz, const int *n, double *d, double *e, double *z,
+                      const int *ldz, double *work, int *info);
 
 #endif /* TELA_COMPAT_H */
