@@ -86,7 +86,10 @@ void eig_rescale(double from, double to, tela_int n, double *x);
 /* ---- divide and conquer (dc_*.c) ------------------------------------------------------------ */
 
 /* The eigenvectors of the tridiagonal (d, e) into q (n x n, as dstedc with compz 'I'), values
- * ascending in d; work and iwork of the sizes the _len functions give. 0, or LAPACK's info. */
+ * ascending in d, e destroyed; work and iwork of the sizes the _len functions give (n^2 + 4 n
+ * doubles and 6 n integers past the leaf order). 0, or LAPACK's info; a NaN or infinity in d
+ * or e gives NaN in all of d and q and info = (n + 1) + n (the whole matrix failed). Bitwise
+ * the same at every width of par. */
 size_t eig_stedc_len(tela_int n);
 size_t eig_stedc_ilen(tela_int n);
 tela_int eig_stedc(tela_par par, tela_int n, double *d, double *e, double *q, tela_int ldq,
@@ -112,7 +115,7 @@ int eig_dc_secular_root(tela_int n, tela_int i, const double *d, const double *z
                         double rho, double *lambda);
 
 /* The halves' vectors after deflation, packed by kind (dc_merge.c): the top parts (n1 rows)
- * of the top TOP and BOTH columns, then the bottom parts (n - n1 rows) of BOTH and BOTTOM;
+ * of the TOP and BOTH columns, then the bottom parts (n - n1 rows) of BOTH and BOTTOM;
  * room doubles from q2 on; rows[i] the row of U (in dlambda's order) that packed column i
  * multiplies. */
 typedef struct eig_dc_packed {
