@@ -7,6 +7,18 @@
 #include <float.h>
 #include <math.h>
 
+/* Every thread keeps what the drivers and the routines under them need up to this order,
+ * declared when the library is loaded: a call nested in a region body (where nothing is
+ * allocated) up to it finds its workspace and computes the bits it computes outside. */
+#define EIG_KEPT_ORDER 128
+
+__attribute__((constructor)) static void declare_scratch(void)
+{
+    const size_t n = EIG_KEPT_ORDER;
+    par_scratch_declare(PAR_SCRATCH_DRIVER, (n * n + 32 * n) * sizeof(double));
+    par_scratch_declare(PAR_SCRATCH_ROUTINE, (2 * n * n + 64 * n) * sizeof(double));
+}
+
 double *eig_scratch(tela_par par, size_t doubles, bool *owned)
 {
     *owned = false;
