@@ -52,8 +52,8 @@ peer_require() {
     done
 }
 
-# peer_begin LIBTELA WORKDIR WIDTH: sets PEER_LIBTELA (absolute), PEER_WORKDIR (emptied, made,
-# and the current directory from here on) and PEER_WIDTH.
+# peer_begin LIBTELA WORKDIR WIDTH: sets PEER_LIBTELA and PEER_WORKDIR (emptied, made, and the
+# current directory from here on), both absolute, and PEER_WIDTH.
 peer_begin() {
     [[ -r "$1" ]] || peer_fail "no library at $1"
     PEER_LIBTELA="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
@@ -62,6 +62,8 @@ peer_begin() {
     rm -rf "$PEER_WORKDIR"
     mkdir -p "$PEER_WORKDIR"
     cd "$PEER_WORKDIR" || exit 1
+    # Absolute: the loader's log and the trace are written from inside it.
+    PEER_WORKDIR="$(pwd)"
 }
 
 # peer_run PROGRAM INPUT LIBRARY_PATH: runs PROGRAM < INPUT (stdout.txt, stderr.txt) with
