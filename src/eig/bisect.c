@@ -65,15 +65,22 @@ static void sturm_counts(tela_int n, const double *d, const double *e2, double p
         count[s] = c[s];
 }
 
-/* One shift's count (the few places that bisect a single point). */
+/* One shift's count: sturm_counts's lane alone (the same operations, so the same count), for
+ * the searches that bisect a single point and the last few intervals of a group, where eight
+ * lanes would do eight times the work. */
 static tela_int sturm_count(tela_int n, const double *d, const double *e2, double pivmin, double x)
 {
-    double xs[BATCH];
-    tela_int c[BATCH];
-    for (int s = 0; s < BATCH; s++)
-        xs[s] = x;
-    sturm_counts(n, d, e2, pivmin, xs, c);
-    return c[0];
+    double v = d[0] - x;
+    bool neg = v <= pivmin;
+    tela_int c = neg;
+    double t = neg && v > -pivmin ? -pivmin : v;
+    for (tela_int j = 1; j < n; j++) {
+        v = d[j] - e2[j - 1] / t - x;
+        neg = v <= pivmin;
+        c += neg;
+        t = neg && v > -pivmin ? -pivmin : v;
+    }
+    return c;
 }
 
 /* Bisection's bound on steps: enough halvings of width to reach pivmin, plus two. */
@@ -133,7 +140,11 @@ static tela_int bisect_group(const bisect_job *job, tela_int g)
                 const tela_int i = i0 + (s < k ? s : 0);
                 x[s] = 0.5 * (lo[i] + hi[i]);
             }
-            sturm_counts(job->n, job->d, job->e2, job->pivmin, x, c);
+            if (k <= 2)
+                for (int s = 0; s < k; s++)
+                    c[s] = sturm_count(job->n, job->d, job->e2, job->pivmin, x[s]);
+            else
+                sturm_counts(job->n, job->d, job->e2, job->pivmin, x, c);
             for (int s = 0; s < k; s++) {
                 const tela_int i = i0 + s;
                 /* Clamped to the interval's counts: a count outside them would be rounding. */
