@@ -17,7 +17,7 @@
 /* The kernels are inlined into each ISA's build of the chase, compiled with its flags. */
 #define INLINE static inline __attribute__((always_inline))
 
-/* The sum of dot's eight running sums. */
+/* The sum of band_dot's eight running sums. */
 INLINE double sum8(const double *s)
 {
     return ((s[0] + s[4]) + (s[2] + s[6])) + ((s[1] + s[5]) + (s[3] + s[7]));
@@ -25,7 +25,7 @@ INLINE double sum8(const double *s)
 
 /* sum x_i y_i over eight running sums, so the compiler can keep them in one vector register
  * (a single sum is a chain it may not reorder). */
-INLINE double dot(tela_int n, const double *x, const double *y)
+INLINE double band_dot(tela_int n, const double *x, const double *y)
 {
     double s[8] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
     tela_int i = 0;
@@ -48,11 +48,11 @@ INLINE void two_sided(tela_int len, const double *v, double tau, double *a, tela
         const double vj = v[j];
         for (tela_int i = j + 1; i < len; i++)
             w[i] += col[i] * vj;
-        w[j] += col[j] * vj + dot(len - j - 1, col + j + 1, v + j + 1);
+        w[j] += col[j] * vj + band_dot(len - j - 1, col + j + 1, v + j + 1);
     }
     for (tela_int i = 0; i < len; i++)
         w[i] *= tau;
-    const double alpha = -0.5 * tau * dot(len, w, v);
+    const double alpha = -0.5 * tau * band_dot(len, w, v);
     for (tela_int i = 0; i < len; i++)
         w[i] += alpha * v[i];
     for (tela_int j = 0; j < len; j++) {
@@ -90,7 +90,7 @@ INLINE void from_left(tela_int rows, tela_int cols, const double *v, double tau,
 {
     for (tela_int j = 0; j < cols; j++) {
         double *col = c + (size_t)j * (size_t)ld;
-        const double f = tau * dot(rows, v, col);
+        const double f = tau * band_dot(rows, v, col);
         for (tela_int i = 0; i < rows; i++)
             col[i] -= f * v[i];
     }

@@ -53,6 +53,18 @@ bool eig_ormtr(tela_par par, bool left, bool lower, bool trans, tela_int m, tela
 
 /* ---- QL/QR iterations (steqr.c, sterf.c) ---------------------------------------------------- */
 
+/* The QL/QR iterations' splitting (rotations.c): the next unreduced block of (d, e) from
+ * *start, as dsterf and dsteqr find it (the off-diagonals around it zeroed, *start moved past
+ * it). False for a block with nothing to iterate (order 1, zero, or Inf/NaN, whose e's then stay
+ * nonzero and count as not converged); else the block, scaled into the safe range as those
+ * routines scale it, which eig_unscale_block undoes (e too unless NULL). */
+typedef struct eig_block {
+    tela_int first, last; /* rows first .. last */
+    double norm, to;      /* its max norm, and what it was scaled to (0: not scaled) */
+} eig_block;
+bool eig_next_block(tela_int n, double *d, double *e, tela_int *start, eig_block *block);
+void eig_unscale_block(const eig_block *block, double *d, double *e);
+
 /* LAPACK's dsterf: ascending values in d, e destroyed; the count of e's not converged (a block
  * holding a NaN or Inf is not iterated, its e's count; d is then left unsorted). */
 tela_int eig_sterf(tela_int n, double *d, double *e);

@@ -1,8 +1,8 @@
 /* rotations.c — the small kernels the QL/QR iterations share: the 2 x 2 symmetric eigenproblem
  * (LAPACK's dlae2, dlaev2), one plane rotation (dlartg), a sweep's rotations applied to the
- * columns of Z (dlasr 'R', 'V'), and the scaling of a block into the safe range (dlascl).
- * Written to round as LAPACK's do, so that values agree with a reference LAPACK to the last bit
- * in most cases and differences stay at rounding level. */
+ * columns of Z (dlasr 'R', 'V'), the splitting into unreduced blocks and their scaling into the
+ * safe range (dlascl). Written to round as LAPACK's do, so that values agree with a reference
+ * LAPACK to the last bit in most cases and differences stay at rounding level. */
 #include "eig/eig.h"
 
 #include <float.h>
@@ -237,4 +237,61 @@ void eig_rescale(double from, double to, tela_int n, double *x)
         for (tela_int i = 0; i < n; i++)
             x[i] *= mul;
     }
+}
+
+/* The largest |d[i]|, |e[i]| of a block (dlanst 'M'), NaN when any is NaN. */
+static double block_norm(tela_int n, const double *d, const double *e)
+{
+    double norm = 0.0;
+    for (tela_int i = 0; i < n; i++) {
+        const double v = fabs(d[i]), w = i + 1 < n ? fabs(e[i]) : 0.0;
+        if (isnan(v) || isnan(w))
+            return NAN;
+        norm = v > norm ? v : norm;
+        norm = w > norm ? w : norm;
+    }
+    return norm;
+}
+
+bool eig_next_block(tela_int n, double *d, double *e, tela_int *start, eig_block *block)
+{
+    const double eps = DBL_EPSILON / 2;
+    const double ssfmax = sqrt(1.0 / DBL_MIN) / 3.0, ssfmin = sqrt(DBL_MIN) / (eps * eps);
+    const tela_int l1 = *start;
+    if (l1 > 0)
+        e[l1 - 1] = 0.0;
+    tela_int m = l1;
+    while (m < n - 1 && e[m] != 0.0 &&
+           !(fabs(e[m]) <= (sqrt(fabs(d[m])) * sqrt(fabs(d[m + 1]))) * eps))
+        m++;
+    if (m < n - 1)
+        e[m] = 0.0;
+    *start = m + 1;
+    const tela_int len = m - l1 + 1;
+    if (len == 1)
+        return false;
+    const double norm = block_norm(len, d + l1, e + l1);
+    /* Zero needs nothing; Inf or NaN cannot converge: its e's stay nonzero and count in the
+     * result (LAPACK would spend all its sweeps, each O(n^2) with Z, on it). */
+    if (norm == 0.0 || !(norm <= DBL_MAX))
+        return false;
+    block->first = l1;
+    block->last = m;
+    block->norm = norm;
+    block->to = norm > ssfmax ? ssfmax : norm < ssfmin ? ssfmin : 0.0;
+    if (block->to != 0.0) {
+        eig_rescale(norm, block->to, len, d + l1);
+        eig_rescale(norm, block->to, len - 1, e + l1);
+    }
+    return true;
+}
+
+void eig_unscale_block(const eig_block *block, double *d, double *e)
+{
+    if (block->to == 0.0)
+        return;
+    const tela_int len = block->last - block->first + 1;
+    eig_rescale(block->to, block->norm, len, d + block->first);
+    if (e)
+        eig_rescale(block->to, block->norm, len - 1, e + block->first);
 }

@@ -138,20 +138,6 @@ static void qr(tela_int l, tela_int lend, double *d, double *e, struct steqr_sta
     }
 }
 
-/* The largest |d[i]|, |e[i]| of a block (dlanst 'M'), NaN when any is NaN. */
-static double block_norm(tela_int n, const double *d, const double *e)
-{
-    double norm = 0.0;
-    for (tela_int i = 0; i < n; i++) {
-        const double v = fabs(d[i]), w = i + 1 < n ? fabs(e[i]) : 0.0;
-        if (isnan(v) || isnan(w))
-            return NAN;
-        norm = v > norm ? v : norm;
-        norm = w > norm ? w : norm;
-    }
-    return norm;
-}
-
 /* Selection sort with Z's columns (rows of them), as dsteqr: at most n - 1 column swaps. */
 static void sort_with_vectors(tela_int n, tela_int rows, double *d, double *z, tela_int ldz)
 {
@@ -188,42 +174,17 @@ static tela_int steqr_rows(bool identity, tela_int n, double *d, double *e, doub
                 z[i + (size_t)j * (size_t)ldz] = i + row0 == j ? 1.0 : 0.0;
     if (n <= 1)
         return 0;
-    const double eps = DBL_EPSILON / 2;
-    const double ssfmax = sqrt(1.0 / DBL_MIN) / 3.0, ssfmin = sqrt(DBL_MIN) / (eps * eps);
     struct steqr_state st = {0, n * STEQR_MAXIT, rows, z, ldz, work, work + (n - 1)};
-    for (tela_int l1 = 0; l1 < n && st.done < st.limit;) {
-        if (l1 > 0)
-            e[l1 - 1] = 0.0;
-        tela_int m = l1;
-        while (m < n - 1 && e[m] != 0.0 &&
-               !(fabs(e[m]) <= (sqrt(fabs(d[m])) * sqrt(fabs(d[m + 1]))) * eps))
-            m++;
-        if (m < n - 1)
-            e[m] = 0.0;
-        const tela_int lsv = l1, lendsv = m, len = m - l1 + 1;
-        l1 = m + 1;
-        if (len == 1)
+    eig_block block;
+    for (tela_int start = 0; start < n && st.done < st.limit;) {
+        if (!eig_next_block(n, d, e, &start, &block))
             continue;
-        const double norm = block_norm(len, d + lsv, e + lsv);
-        if (norm == 0.0)
-            continue;
-        /* Inf or NaN: no iteration can converge; its e's stay nonzero and count in the result
-         * (LAPACK would spend all its sweeps, each O(n^2) with Z, on it). */
-        if (!(norm <= DBL_MAX))
-            continue;
-        const double to = norm > ssfmax ? ssfmax : norm < ssfmin ? ssfmin : 0.0;
-        if (to != 0.0) {
-            eig_rescale(norm, to, len, d + lsv);
-            eig_rescale(norm, to, len - 1, e + lsv);
-        }
+        const tela_int lsv = block.first, lendsv = block.last;
         if (fabs(d[lendsv]) < fabs(d[lsv]))
             qr(lendsv, lsv, d, e, &st);
         else
             ql(lsv, lendsv, d, e, &st);
-        if (to != 0.0) {
-            eig_rescale(to, norm, len, d + lsv);
-            eig_rescale(to, norm, len - 1, e + lsv);
-        }
+        eig_unscale_block(&block, d, e);
     }
     tela_int info = 0;
     for (tela_int i = 0; i < n - 1; i++)

@@ -50,20 +50,6 @@ void eig_sort_values(tela_int n, double *d)
     }
 }
 
-/* The largest |d[i]|, |e[i]| of a block (dlanst 'M'), NaN when any is NaN. */
-static double block_norm(tela_int n, const double *d, const double *e)
-{
-    double norm = 0.0;
-    for (tela_int i = 0; i < n; i++) {
-        const double v = fabs(d[i]), w = i + 1 < n ? fabs(e[i]) : 0.0;
-        if (isnan(v) || isnan(w))
-            return NAN;
-        norm = v > norm ? v : norm;
-        norm = w > norm ? w : norm;
-    }
-    return norm;
-}
-
 /* The iteration's state over one block: the sweep count shared by all blocks, its limit. */
 struct sterf_sweeps {
     tela_int done, limit;
@@ -168,42 +154,19 @@ tela_int eig_sterf(tela_int n, double *d, double *e)
 {
     if (n <= 1)
         return 0;
-    const double eps = DBL_EPSILON / 2;
-    const double ssfmax = sqrt(1.0 / DBL_MIN) / 3.0, ssfmin = sqrt(DBL_MIN) / (eps * eps);
     struct sterf_sweeps sw = {0, n * STERF_MAXIT};
-    for (tela_int l1 = 0; l1 < n && sw.done < sw.limit;) {
-        if (l1 > 0)
-            e[l1 - 1] = 0.0;
-        /* The next block: up to the first negligible off-diagonal. */
-        tela_int m = l1;
-        while (m < n - 1 && !(fabs(e[m]) <= (sqrt(fabs(d[m])) * sqrt(fabs(d[m + 1]))) * eps))
-            m++;
-        if (m < n - 1)
-            e[m] = 0.0;
-        const tela_int lsv = l1, lendsv = m, len = m - l1 + 1;
-        l1 = m + 1;
-        if (len == 1)
+    eig_block block;
+    for (tela_int start = 0; start < n && sw.done < sw.limit;) {
+        if (!eig_next_block(n, d, e, &start, &block))
             continue;
-        const double norm = block_norm(len, d + lsv, e + lsv);
-        if (norm == 0.0)
-            continue;
-        /* Inf or NaN: no iteration can converge; its e's stay nonzero and count in the result
-         * (LAPACK would spend all its sweeps on it). */
-        if (!(norm <= DBL_MAX))
-            continue;
-        const double to = norm > ssfmax ? ssfmax : norm < ssfmin ? ssfmin : 0.0;
-        if (to != 0.0) {
-            eig_rescale(norm, to, len, d + lsv);
-            eig_rescale(norm, to, len - 1, e + lsv);
-        }
+        const tela_int lsv = block.first, lendsv = block.last;
         for (tela_int i = lsv; i < lendsv; i++)
             e[i] *= e[i];
         if (fabs(d[lendsv]) < fabs(d[lsv]))
             qr(lendsv, lsv, d, e, &sw);
         else
             ql(lsv, lendsv, d, e, &sw);
-        if (to != 0.0)
-            eig_rescale(to, norm, len, d + lsv);
+        eig_unscale_block(&block, d, NULL);
     }
     tela_int info = 0;
     for (tela_int i = 0; i < n - 1; i++)
