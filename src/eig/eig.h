@@ -23,6 +23,16 @@ double *eig_driver_scratch(tela_par par, size_t doubles, bool *owned);
  * TELA_EIG_NO_MEMORY, what the driver returns (its outputs untouched). */
 int eig_no_memory(const char *where);
 
+/* Argument checks the routines share, in LAPACK's order: -i for bad argument i, else one of
+ * these. EIG_ARGS_DONE: a quick return, answered (n = 0, or n = 1 written out). */
+enum { EIG_ARGS_GO = 0, EIG_ARGS_DONE = 1, EIG_ARGS_VALUES = 2 };
+/* dsteqr's and dstedc's (compz 1, n 2, d 3, e 4, z 5, ldz 6); EIG_ARGS_VALUES for compz 'N'. */
+int eig_tridiagonal_args(char compz, tela_int n, double *d, double *e, double *z, tela_int ldz,
+                         bool *identity);
+/* dsyevd's and dsyev's (jobz 1, uplo 2, n 3, a 4, lda 5, w 6). */
+int eig_driver_args(char jobz, char uplo, tela_int n, double *a, tela_int lda, double *w,
+                    bool *vectors, bool *lower);
+
 /* LAPACK's UPLO, JOBZ ('N'/'V') and COMPZ ('N'/'I'/'V') flags, either case. */
 bool eig_uplo(char c, bool *lower);
 bool eig_jobz(char c, bool *vectors);

@@ -285,28 +285,12 @@ tela_int eig_steqr_par(tela_par par, bool identity, tela_int n, double *d, doubl
 
 int tela_dsteqr(tela_par par, char compz, tela_int n, double *d, double *e, double *z, tela_int ldz)
 {
-    const bool none = compz == 'N' || compz == 'n', identity = compz == 'I' || compz == 'i';
-    if (!none && !identity && compz != 'V' && compz != 'v')
-        return -1;
-    if (n < 0)
-        return -2;
-    if (ldz < 1 || (!none && ldz < (n > 1 ? n : 1)))
-        return -6;
-    if (n == 0)
-        return 0;
-    if (!d)
-        return -3;
-    if (n > 1 && !e)
-        return -4;
-    if (none)
+    bool identity;
+    const int args = eig_tridiagonal_args(compz, n, d, e, z, ldz, &identity);
+    if (args < 0 || args == EIG_ARGS_DONE)
+        return args < 0 ? args : 0;
+    if (args == EIG_ARGS_VALUES)
         return (int)eig_sterf(n, d, e);
-    if (!z)
-        return -5;
-    if (n == 1) {
-        if (identity)
-            z[0] = 1.0;
-        return 0;
-    }
     const tela_int info = eig_steqr_par(par, identity, n, d, e, z, ldz);
     return info == TELA_EIG_NO_MEMORY ? eig_no_memory("tela_dsteqr") : (int)info;
 }

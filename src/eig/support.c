@@ -39,6 +39,61 @@ int eig_no_memory(const char *where)
     return TELA_EIG_NO_MEMORY;
 }
 
+int eig_tridiagonal_args(char compz, tela_int n, double *d, double *e, double *z, tela_int ldz,
+                         bool *identity)
+{
+    const bool none = compz == 'N' || compz == 'n';
+    *identity = compz == 'I' || compz == 'i';
+    if (!none && !*identity && compz != 'V' && compz != 'v')
+        return -1;
+    if (n < 0)
+        return -2;
+    if (ldz < 1 || (!none && ldz < (n > 1 ? n : 1)))
+        return -6;
+    if (n == 0)
+        return EIG_ARGS_DONE;
+    if (!d)
+        return -3;
+    if (n > 1 && !e)
+        return -4;
+    if (none)
+        return EIG_ARGS_VALUES;
+    if (!z)
+        return -5;
+    if (n == 1) {
+        if (*identity)
+            z[0] = 1.0;
+        return EIG_ARGS_DONE;
+    }
+    return EIG_ARGS_GO;
+}
+
+int eig_driver_args(char jobz, char uplo, tela_int n, double *a, tela_int lda, double *w,
+                    bool *vectors, bool *lower)
+{
+    if (!eig_jobz(jobz, vectors))
+        return -1;
+    if (!eig_uplo(uplo, lower))
+        return -2;
+    if (n < 0)
+        return -3;
+    if (lda < (n > 1 ? n : 1))
+        return -5;
+    if (n == 0)
+        return EIG_ARGS_DONE;
+    if (!a)
+        return -4;
+    if (!w)
+        return -6;
+    if (n == 1) {
+        w[0] = a[0];
+        if (*vectors)
+            a[0] = 1.0;
+        return EIG_ARGS_DONE;
+    }
+    return EIG_ARGS_GO;
+}
+
 bool eig_uplo(char c, bool *lower)
 {
     *lower = c == 'L' || c == 'l';

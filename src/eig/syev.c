@@ -8,26 +8,9 @@
 int tela_dsyev(tela_par par, char jobz, char uplo, tela_int n, double *a, tela_int lda, double *w)
 {
     bool vectors, lower;
-    if (!eig_jobz(jobz, &vectors))
-        return -1;
-    if (!eig_uplo(uplo, &lower))
-        return -2;
-    if (n < 0)
-        return -3;
-    if (lda < (n > 1 ? n : 1))
-        return -5;
-    if (n == 0)
-        return 0;
-    if (!a)
-        return -4;
-    if (!w)
-        return -6;
-    if (n == 1) {
-        w[0] = a[0];
-        if (vectors)
-            a[0] = 1.0;
-        return 0;
-    }
+    const int args = eig_driver_args(jobz, uplo, n, a, lda, w, &vectors, &lower);
+    if (args != EIG_ARGS_GO)
+        return args < 0 ? args : 0;
     /* e and tau, held through the routines called, which take scratch of their own. */
     bool owned;
     const size_t len = (size_t)n + (vectors ? (size_t)n : eig_reduce_values_len(lower, n));
