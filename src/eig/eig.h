@@ -102,8 +102,6 @@ void eig_lartg(double f, double g, double *c, double *s, double *r);
  * j = 0 .. cols - 2 (forward) or backwards (LAPACK's dlasr 'R', 'V'). */
 void eig_rotate_columns(bool forward, tela_int rows, tela_int cols, const double *c,
                         const double *s, double *z, tela_int ldz);
-/* x[0 .. n) *= to / from without overflow or underflow on the way (dlascl 'G'). */
-void eig_rescale(double from, double to, tela_int n, double *x);
 
 /* ---- divide and conquer (dc_*.c) ------------------------------------------------------------ */
 

@@ -4,6 +4,7 @@
  * safe range (dlascl). Written to round as LAPACK's do, so that values agree with a reference
  * LAPACK to the last bit in most cases and differences stay at rounding level. */
 #include "eig/eig.h"
+#include "qr/qr.h"
 
 #include <float.h>
 #include <math.h>
@@ -205,38 +206,10 @@ void eig_rotate_columns(bool forward, tela_int rows, tela_int cols, const double
     }
 }
 
-void eig_rescale(double from, double to, tela_int n, double *x)
+/* x[0 .. n) *= to / from, as dlascl steps it. */
+static void rescale(double from, double to, tela_int n, double *x)
 {
-    /* dlascl's steps: when to / from itself would leave the range, multiply by DBL_MIN or its
-     * inverse until the rest of the quotient is representable. */
-    const double small = DBL_MIN, big = 1.0 / DBL_MIN;
-    for (bool done = false; !done;) {
-        const double from_small = from * small;
-        double mul;
-        if (from_small == from) { /* from is infinite */
-            mul = to / from;
-            done = true;
-        } else {
-            const double to_big = to / big;
-            if (to_big == to) { /* to is zero or infinite */
-                mul = to;
-                done = true;
-            } else if (fabs(from_small) > fabs(to) && to != 0.0) {
-                mul = small;
-                from = from_small;
-            } else if (fabs(to_big) > fabs(from)) {
-                mul = big;
-                to = to_big;
-            } else {
-                mul = to / from;
-                done = true;
-                if (mul == 1.0)
-                    return;
-            }
-        }
-        for (tela_int i = 0; i < n; i++)
-            x[i] *= mul;
-    }
+    qr_rescale(from, to, n, 1, x, n > 1 ? n : 1);
 }
 
 /* The largest |d[i]|, |e[i]| of a block (dlanst 'M'), NaN when any is NaN. */
@@ -280,8 +253,8 @@ bool eig_next_block(tela_int n, double *d, double *e, tela_int *start, eig_block
     block->norm = norm;
     block->to = norm > ssfmax ? ssfmax : norm < ssfmin ? ssfmin : 0.0;
     if (block->to != 0.0) {
-        eig_rescale(norm, block->to, len, d + l1);
-        eig_rescale(norm, block->to, len - 1, e + l1);
+        rescale(norm, block->to, len, d + l1);
+        rescale(norm, block->to, len - 1, e + l1);
     }
     return true;
 }
@@ -291,7 +264,7 @@ void eig_unscale_block(const eig_block *block, double *d, double *e)
     if (block->to == 0.0)
         return;
     const tela_int len = block->last - block->first + 1;
-    eig_rescale(block->to, block->norm, len, d + block->first);
+    rescale(block->to, block->norm, len, d + block->first);
     if (e)
-        eig_rescale(block->to, block->norm, len - 1, e + block->first);
+        rescale(block->to, block->norm, len - 1, e + block->first);
 }

@@ -27,9 +27,7 @@ static void multiply(tela_int m, tela_int n, double s, double *a, tela_int lda)
             a[i + (size_t)j * (size_t)lda] *= s;
 }
 
-/* A *= to / from without overflow or underflow on the way (LAPACK's dlascl, type 'G'): in
- * steps of at most 1/DBL_MIN when the quotient itself would leave the range. */
-static void rescale(double from, double to, tela_int m, tela_int n, double *a, tela_int lda)
+void qr_rescale(double from, double to, tela_int m, tela_int n, double *a, tela_int lda)
 {
     const double small = DBL_MIN, big = 1.0 / DBL_MIN;
     for (bool done = false; !done;) {
@@ -73,7 +71,7 @@ static double into_safe_range(double norm, tela_int rows, tela_int cols, double 
                       : norm > GELS_BIG               ? GELS_BIG
                                                       : 0.0;
     if (to != 0.0)
-        rescale(norm, to, rows, cols, x, ld);
+        qr_rescale(norm, to, rows, cols, x, ld);
     return to;
 }
 
@@ -182,8 +180,8 @@ int tela_dgels(tela_par par, char trans, tela_int m, tela_int n, tela_int nrhs, 
     if (info)
         return (int)info;
     if (a_to != 0.0)
-        rescale(a_norm, a_to, solved_rows, nrhs, b, ldb);
+        qr_rescale(a_norm, a_to, solved_rows, nrhs, b, ldb);
     if (b_to != 0.0)
-        rescale(b_to, b_norm, solved_rows, nrhs, b, ldb);
+        qr_rescale(b_to, b_norm, solved_rows, nrhs, b, ldb);
     return 0;
 }

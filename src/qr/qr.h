@@ -116,6 +116,10 @@ void qr_lq_generate_rows(tela_int m, tela_int n, tela_int k, double *a, tela_int
 void qr_lq_multiply_rows(bool left, bool trans, tela_int m, tela_int n, tela_int k, const double *a,
                          tela_int lda, const double *tau, double *c, tela_int ldc);
 
+/* A *= to / from without overflow or underflow on the way (LAPACK's dlascl, type 'G'): in
+ * steps of at most 1/DBL_MIN when the quotient itself would leave the range (gels.c). */
+void qr_rescale(double from, double to, tela_int m, tela_int n, double *a, tela_int lda);
+
 /* b (n x m) = a^T for a m x n. */
 void qr_transpose(tela_int m, tela_int n, const double *a, tela_int lda, double *b, tela_int ldb);
 
