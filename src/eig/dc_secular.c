@@ -369,7 +369,7 @@ static int interior_root(tela_int n, tela_int i, const double *d, const double *
     double erretm =
         8.0 * (s.phi - s.psi) + s.erretm + 2.0 * rhoinv + 3.0 * fabs(t) + fabs(tau) * dw;
     bool swtch = false;
-    double prew = w;
+    double prew; /* w before the last step, set with the first */
     for (int iter = 1;; iter++) {
         if (fabs(w) <= DC_EPS * erretm) {
             *lambda = origin + tau;

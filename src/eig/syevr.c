@@ -69,12 +69,12 @@ static tela_int subset(tela_par par, bool vectors, eig_range range, tela_int n, 
 {
     const size_t nn = (size_t)n;
     double *bwork = work;
-    tela_int *biwork = (tela_int *)(bwork + eig_stebz_len(n));
-    double *values = (double *)biwork + ints(eig_stebz_ilen(n));
-    tela_int *block = (tela_int *)(values + nn), *split = block + nn, *order = split + nn,
+    tela_int *biwork = (tela_int *)(void *)(bwork + eig_stebz_len(n));
+    double *values = (double *)(void *)biwork + ints(eig_stebz_ilen(n));
+    tela_int *block = (tela_int *)(void *)(values + nn), *split = block + nn, *order = split + nn,
              *tmp = order + nn, *column = tmp + nn;
-    double *swork = (double *)block + ints(6 * nn);
-    tela_int *siwork = (tela_int *)(swork + eig_stein_len(par, n, n));
+    double *swork = (double *)(void *)block + ints(6 * nn);
+    tela_int *siwork = (tela_int *)(void *)(swork + eig_stein_len(par, n, n));
 
     tela_int found, nsplit;
     tela_int info = eig_stebz(par, range, n, vl, vu, il, iu, abstol, d, e, &found, &nsplit, values,
