@@ -1410,6 +1410,55 @@ static void test_two_stage(void **state)
     free(w_seq);
 }
 
+/* ---- dsteqr's rows on members ----------------------------------------------------------------
+ * dsteqr splits Z's rows among members only from order 1024 (shares of at least 512 rows: below,
+ * the scalar iteration every member repeats costs more than the rows it saves), past what the
+ * other width tests reach: at order 1100 its vectors and values are the same bits at widths 1
+ * and 2, with the region split. Release only. */
+static void test_steqr_rows(void **state)
+{
+    (void)state;
+    if (TU_SANITIZED) {
+        printf("dsteqr's row shares (order 1100) not run under sanitizers\n");
+        return;
+    }
+    const tela_int n = 1100;
+    tl_seed(14);
+    double *d0 = tl_alloc(n), *e0 = tl_alloc(n);
+    tridiagonal_case(K_RANDOM, n, d0, e0);
+    double *z[2], *d[2];
+    assert_int_equal(tela_costs_load(TELA_FIXTURE_DIR "/free-dispatch.costs"), TELA_OK);
+    for (int k = 0; k < 2; k++) {
+        tela_pool *pool = tu_pool_of_width(k + 1);
+        assert_non_null(pool);
+        tela_team *team = tela_team_acquire(pool, k + 1);
+        assert_non_null(team);
+        d[k] = tl_copy(d0, n);
+        double *e = tl_copy(e0, n);
+        z[k] = tl_alloc(n * n);
+        const long before = tu_stats().region_wakeups;
+        const int info = tela_dsteqr(tela_par_team(team), 'I', n, d[k], e, z[k], n);
+        const long woke = tu_stats().region_wakeups - before;
+        assert_int_equal(tela_team_release(team), 0);
+        tela_pool_destroy(pool);
+        free(e);
+        if (info != 0)
+            fail_msg("dsteqr I n = %td width %d: info %d", n, k + 1, info);
+        if (k == 1 && woke == 0)
+            fail_msg("dsteqr I n = %td width 2: no worker took part", n);
+    }
+    assert_int_equal(tela_costs_load(NULL), TELA_OK);
+    if (memcmp(d[0], d[1], sizeof(double) * (size_t)n) ||
+        memcmp(z[0], z[1], sizeof(double) * (size_t)n * (size_t)n))
+        fail_msg("dsteqr I n = %td width 2: not the bits of width 1", n);
+    for (int k = 0; k < 2; k++) {
+        free(d[k]);
+        free(z[k]);
+    }
+    free(d0);
+    free(e0);
+}
+
 /* ---- NaN -------------------------------------------------------------------------------------
  * A NaN in A (or in d or e): every routine returns, and says so: info > 0, or a NaN among the
  * values it gives (Reference-LAPACK #1403: dstedc dropped a NaN in blocks past 25). A routine
@@ -1947,19 +1996,13 @@ static void test_nested(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_drivers),
-        cmocka_unit_test(test_syevr_subsets),
-        cmocka_unit_test(test_sygvd),
-        cmocka_unit_test(test_sygvd_not_definite),
-        cmocka_unit_test(test_sytrd),
-        cmocka_unit_test(test_ormtr),
-        cmocka_unit_test(test_tridiagonal),
-        cmocka_unit_test(test_two_stage),
-        cmocka_unit_test(test_nan),
-        cmocka_unit_test(test_bad_arguments),
-        cmocka_unit_test(test_widths_bitwise),
-        cmocka_unit_test(test_concurrent),
-        cmocka_unit_test(test_nested),
+        cmocka_unit_test(test_drivers),       cmocka_unit_test(test_syevr_subsets),
+        cmocka_unit_test(test_sygvd),         cmocka_unit_test(test_sygvd_not_definite),
+        cmocka_unit_test(test_sytrd),         cmocka_unit_test(test_ormtr),
+        cmocka_unit_test(test_tridiagonal),   cmocka_unit_test(test_two_stage),
+        cmocka_unit_test(test_steqr_rows),    cmocka_unit_test(test_nan),
+        cmocka_unit_test(test_bad_arguments), cmocka_unit_test(test_widths_bitwise),
+        cmocka_unit_test(test_concurrent),    cmocka_unit_test(test_nested),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

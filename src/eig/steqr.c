@@ -203,9 +203,10 @@ tela_int eig_steqr(bool identity, tela_int n, double *d, double *e, double *z, t
 /* Members' shares of Z's rows are whole multiples of this (a cache line of doubles), so that
  * two members write no common line of a column when ldz is a multiple of it too. */
 #define STEQR_SHARE_ROWS 8
-/* Rows below which a share is not worth a member: the iteration each member repeats costs
- * about as much as rotating this many rows. */
-#define STEQR_MIN_SHARE 128
+/* Rows below which a share is not worth a member: the iteration each member repeats (a
+ * dlartg per rotation, divisions and square roots) costs about as much as rotating this many
+ * rows; at 128, two members were 0.8x one at n = 256 and 512 (tela-bench syev). */
+#define STEQR_MIN_SHARE 512
 
 /* A region's job: each member repeats the scalar iteration on its own copy of (d, e) (member 0
  * on the caller's) and rotates its share of Z's rows; no member waits for another. */
