@@ -11,9 +11,10 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 # libblas-test and libblas3: the netlib peer suites (tests/peer) and the reference BLAS they run
 # against, tela preloaded in front of it; liblapack-test and libtmglib3: reference LAPACK's
 # test programs (xlintstd) and their matrix generators, run likewise in front of the reference
-# LAPACK (liblapack3). liblapacke-dev: test_lapacke (LAPACKE on top of libtela).
+# LAPACK (liblapack3). liblapacke-dev: test_lapacke (LAPACKE on top of libtela). python3-numpy
+# and python3-threadpoolctl: tests/python (python/tela_threadpoolctl.py in a NumPy process).
 TEST_PACKAGES=(build-essential cmake libcmocka-dev libopenblas-dev liblapacke-dev libblas-test
-    libblas3 liblapack-test libtmglib3 liblapack3)
+    libblas3 liblapack-test libtmglib3 liblapack3 python3-numpy python3-threadpoolctl)
 tela_require_packages "${TEST_PACKAGES[@]}"
 # The packages are there, so a peer suite that cannot find its program fails instead of skipping.
 export TELA_PEER_REQUIRED=1
