@@ -13,8 +13,11 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 # test programs (xlintstd) and their matrix generators, run likewise in front of the reference
 # LAPACK (liblapack3). liblapacke-dev: test_lapacke (LAPACKE on top of libtela). python3-numpy
 # and python3-threadpoolctl: tests/python (python/tela_threadpoolctl.py in a NumPy process).
+# libscalapack-openmpi-dev and openmpi-bin: tests/scalapack (ScaLAPACK's solvers under mpirun,
+# libtela preloaded in every rank).
 TEST_PACKAGES=(build-essential cmake libcmocka-dev libopenblas-dev liblapacke-dev libblas-test
-    libblas3 liblapack-test libtmglib3 liblapack3 python3-numpy python3-threadpoolctl)
+    libblas3 liblapack-test libtmglib3 liblapack3 python3-numpy python3-threadpoolctl
+    libscalapack-openmpi-dev openmpi-bin)
 tela_require_packages "${TEST_PACKAGES[@]}"
 # The packages are there, so a peer suite that cannot find its program fails instead of skipping.
 export TELA_PEER_REQUIRED=1
