@@ -214,6 +214,15 @@ static const char *gemm_library(void)
     return slash ? slash + 1 : info.dli_fname;
 }
 
+/* OpenBLAS's kernel set when OpenBLAS is in the process (a benchmark names it beside its
+ * figures), else "". */
+static const char *openblas_core(void)
+{
+    const char *(*corename)(void) = NULL;
+    *(void **)&corename = dlsym(RTLD_DEFAULT, "openblas_get_corename");
+    return corename ? corename() : "";
+}
+
 /* What each rank runs on: its CPUs, tela's width and who serves dgemm_. */
 static void describe_rank(const grid *g, char *line, size_t size)
 {
@@ -229,8 +238,10 @@ static void describe_rank(const grid *g, char *line, size_t size)
     char width_text[32] = "absent";
     if (width > 0)
         snprintf(width_text, sizeof width_text, "width %d", width);
-    snprintf(line, size, "rank %d (%d,%d): %d CPU%s {%s}, tela %s, dgemm_ from %s", g->rank,
-             g->myrow, g->mycol, cpus, cpus == 1 ? "" : "s", list, width_text, gemm_from);
+    const char *core = openblas_core();
+    snprintf(line, size, "rank %d (%d,%d): %d CPU%s {%s}, tela %s, dgemm_ from %s%s%s%s",
+             g->rank, g->myrow, g->mycol, cpus, cpus == 1 ? "" : "s", list, width_text, gemm_from,
+             core[0] ? " (OpenBLAS core " : "", core, core[0] ? ")" : "");
 }
 
 /* ---- matrices -------------------------------------------------------------------------------- */

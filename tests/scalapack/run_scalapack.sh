@@ -94,7 +94,7 @@ fi
 grep -q '^driver: all checks passed$' stdout.txt || peer_fail "the driver did not pass its checks"
 
 # Every rank ran with tela at the width asked for, and found dgemm_ in it.
-ranks_on_tela="$(grep -cE "^  rank [0-9]+ .*, tela width $width, dgemm_ from $(basename "$libtela")\$" \
+ranks_on_tela="$(grep -cE "^  rank [0-9]+ .*, tela width $width, dgemm_ from $(basename "$libtela")( \(OpenBLAS core [^)]*\))?\$" \
     stdout.txt || true)"
 ((ranks_on_tela == np)) ||
     PEER_PROBLEMS+=("$ranks_on_tela of $np ranks report tela at width $width serving dgemm_")
