@@ -239,8 +239,8 @@ static void describe_rank(const grid *g, char *line, size_t size)
     if (width > 0)
         snprintf(width_text, sizeof width_text, "width %d", width);
     const char *core = openblas_core();
-    snprintf(line, size, "rank %d (%d,%d): %d CPU%s {%s}, tela %s, dgemm_ from %s%s%s%s",
-             g->rank, g->myrow, g->mycol, cpus, cpus == 1 ? "" : "s", list, width_text, gemm_from,
+    snprintf(line, size, "rank %d (%d,%d): %d CPU%s {%s}, tela %s, dgemm_ from %s%s%s%s", g->rank,
+             g->myrow, g->mycol, cpus, cpus == 1 ? "" : "s", list, width_text, gemm_from,
              core[0] ? " (OpenBLAS core " : "", core, core[0] ? ")" : "");
 }
 
