@@ -58,11 +58,12 @@ static const void *tela_base; /* where libtela is mapped, to tell its symbols fr
  * install, the build tree's root beside slot/), the loader's search path. */
 static void open_tela(void)
 {
-    char own_path[PATH_MAX], candidate[PATH_MAX + sizeof "/../" TELA_SONAME];
+    char own_path[PATH_MAX];
     Dl_info own;
     tela_handle = dlopen(TELA_SONAME, RTLD_NOW | RTLD_NOLOAD);
     if (tela_handle == NULL && dladdr((void *)open_tela, &own) != 0 && own.dli_fname != NULL &&
         realpath(own.dli_fname, own_path) != NULL) {
+        char candidate[PATH_MAX + sizeof "/../" TELA_SONAME];
         snprintf(candidate, sizeof candidate, "%s/../" TELA_SONAME, dirname(own_path));
         tela_handle = dlopen(candidate, RTLD_NOW | RTLD_LOCAL);
     }
