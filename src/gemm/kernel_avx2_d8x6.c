@@ -30,6 +30,21 @@ void gemm_kernel_avx2_d8x6(int kc, const double *restrict a, const double *restr
         a += MR;
         b += NR;
     }
+    /* beta 1 and 0 straight from the registers, as the AVX-512 kernel (docs/gemm.md): the same
+     * one addition per element as gemm_store_tile, without the trip through a buffer. */
+    if (beta == 1.0 || beta == 0.0) {
+#pragma GCC unroll 6
+        for (int j = 0; j < NR; j++) {
+            double *cj = c + (ptrdiff_t)j * ldc;
+            if (beta == 1.0) {
+                lo[j] = _mm256_add_pd(_mm256_loadu_pd(cj), lo[j]);
+                hi[j] = _mm256_add_pd(_mm256_loadu_pd(cj + 4), hi[j]);
+            }
+            _mm256_storeu_pd(cj, lo[j]);
+            _mm256_storeu_pd(cj + 4, hi[j]);
+        }
+        return;
+    }
     double tile[NR * MR] __attribute__((aligned(32)));
 #pragma GCC unroll 6
     for (int j = 0; j < NR; j++) {
