@@ -109,17 +109,25 @@ static void *find_target(int index)
     return target;
 }
 
-/* Called by the lazy stubs with the index of the name called; returns where to jump. Two
- * threads calling the same name first both find the same target, so the race is benign. */
-__attribute__((visibility("hidden"))) void *slot_resolve(int index)
+/* Finds name index's target and, if there is one, points its trampoline at it. Two threads
+ * binding the same name both find the same target, so the race is benign. */
+static void *bind_target(int index)
 {
     void *target = find_target(index);
+    if (target != NULL)
+        __atomic_store_n(&slot_table[index], target, __ATOMIC_RELEASE);
+    return target;
+}
+
+/* Called by the lazy stubs with the index of the name called; returns where to jump. */
+__attribute__((visibility("hidden"))) void *slot_resolve(int index)
+{
+    void *target = bind_target(index);
     if (target == NULL) {
         fprintf(stderr, "tela %s slot: %s is in neither libtela nor the reference library\n",
                 SLOT_STRING(SLOT_KIND), slot_names[index]);
         abort();
     }
-    __atomic_store_n(&slot_table[index], target, __ATOMIC_RELEASE);
     return target;
 }
 
@@ -138,13 +146,8 @@ __attribute__((visibility("default"))) const char *SLOT_PUBLIC(SLOT_KIND, _slot_
 
 __attribute__((visibility("default"))) void *SLOT_PUBLIC(SLOT_KIND, _slot_target)(const char *name)
 {
-    for (int index = 0; index < SLOT_COUNT; index++) {
-        if (strcmp(slot_names[index], name) != 0)
-            continue;
-        void *target = find_target(index);
-        if (target != NULL)
-            __atomic_store_n(&slot_table[index], target, __ATOMIC_RELEASE);
-        return target;
-    }
+    for (int index = 0; index < SLOT_COUNT; index++)
+        if (strcmp(slot_names[index], name) == 0)
+            return bind_target(index);
     return NULL;
 }
