@@ -34,6 +34,18 @@ static bool trans_flag(char t, bool *trans)
  * B packed by each member"). */
 #define GEMM_PRIVATE_B_MAX 32768
 
+/* Larger B blocks are packed whole by every member too (rows still
+ * claimed, barriers kept) while each member has at least this many rows of
+ * C to spread its packing over, and all copies together stay within
+ * GEMM_COPIES_BYTES. Packing a share of a shared block wrote lines the
+ * other core had read, and its kernels then read half of B from that core:
+ * on two Zen 5 cores half of a 256 x 264 block packed in 36-41 us where
+ * one core packs all of it in 13 (docs/gemm.md, "Larger B blocks packed
+ * by every member too"). Wider teams on few rows share the packing, as
+ * BLIS does. */
+#define GEMM_COPIES_MIN_ROWS 128
+#define GEMM_COPIES_BYTES    ((size_t)32 << 20)
+
 /* A member's share of one B block (rows of tiles by panels of B), its
  * rows claimed by all (claims.c): it takes mc rows at a time from their
  * front, as a fixed share would; one done with its own takes rows from
@@ -55,11 +67,12 @@ typedef struct gemm_rows_line {
 
 typedef struct gemm_job {
     gemm_problem pr;
-    double *b_buf;  /* shared packed B block */
-    double *a_bufs; /* per member: an mc x kc A block, then a B block when b_private */
-    size_t a_len;   /* doubles a member's buffer holds */
-    size_t b_at;    /* where a member's B block starts in it */
-    bool b_private;
+    double *b_buf;        /* shared packed B block */
+    double *a_bufs;       /* per member: an mc x kc A block, then a B block when b_copies */
+    size_t a_len;         /* doubles a member's buffer holds */
+    size_t b_at;          /* where a member's B block starts in it */
+    bool b_copies;        /* every member packs all of B when C's rows alone are split */
+    bool b_claimed;       /* ... and claims rows between barriers (else fixed rows, none) */
     gemm_rows_line *rows; /* per member, after the A blocks */
 } gemm_job;
 
@@ -108,7 +121,7 @@ static int fullest_other(const gemm_job *job, int r, int w)
 /* Member r's part of one B block's product: its own rows mc at a time, then
  * what it can take from the others'. */
 static void compute_claimed(const gemm_job *job, int r, int w, ptrdiff_t jc, int nb, ptrdiff_t pc,
-                            int kb, double *a_buf)
+                            int kb, const double *b_buf, double *a_buf)
 {
     const gemm_problem *pr = &job->pr;
     const gemm_kernel *kr = pr->kernel;
@@ -120,7 +133,7 @@ static void compute_claimed(const gemm_job *job, int r, int w, ptrdiff_t jc, int
         while (gemm_claim(&rows->taken, rows->size, owner != r, unit, &at, &count)) {
             const ptrdiff_t from = (rows->first + at) * kr->mr;
             const ptrdiff_t to = (rows->first + at + count) * kr->mr;
-            gemm_compute_block(pr, jc, nb, pc, kb, job->b_buf, from, to < pr->m ? to : pr->m,
+            gemm_compute_block(pr, jc, nb, pc, kb, b_buf, from, to < pr->m ? to : pr->m,
                                rows->jp_from, rows->jp_to, a_buf);
         }
     }
@@ -156,8 +169,10 @@ static void gemm_body(tela_member *self, void *arg)
             m_to = pr->m;
         gemm_rows_reached(pr, jc, nb, jp_from, jp_to, &m_from, &m_to);
         const ptrdiff_t t_from = m_from / kr->mr, t_to = (m_to + kr->mr - 1) / kr->mr;
-        const bool own = job->b_private && wn == 1;
-        double *b_buf = own ? own_b : job->b_buf;
+        const bool copy = job->b_copies && wn == 1;
+        /* Fixed rows, no barrier: a small B copied by every member. */
+        const bool own = copy && !job->b_claimed;
+        double *b_buf = copy ? own_b : job->b_buf;
         for (ptrdiff_t pc = 0; pc < pr->k; pc += kr->kc) {
             int kb = (int)(pr->k - pc < kr->kc ? pr->k - pc : kr->kc);
             const bool work = m_from < m_to && jp_from < jp_to;
@@ -165,8 +180,10 @@ static void gemm_body(tela_member *self, void *arg)
                 if (work)
                     kr->pack_b(&pr->b, pc, kb, jc, nb, 0, panels, kr->nr, b_buf);
             } else {
-                int first = (int)((ptrdiff_t)panels * rank / width);
-                int last = (int)((ptrdiff_t)panels * (rank + 1) / width);
+                /* A copy is packed whole even with no rows of one's own:
+                 * its member may take others' rows. */
+                int first = copy ? 0 : (int)((ptrdiff_t)panels * rank / width);
+                int last = copy ? panels : (int)((ptrdiff_t)panels * (rank + 1) / width);
                 kr->pack_b(&pr->b, pc, kb, jc, nb, first, last, kr->nr, b_buf);
                 my_rows->first = t_from;
                 my_rows->size = work ? t_to - t_from : 0;
@@ -176,7 +193,7 @@ static void gemm_body(tela_member *self, void *arg)
                 tela_barrier(self);
             }
             if (!own)
-                compute_claimed(job, rank, width, jc, nb, pc, kb, a_buf);
+                compute_claimed(job, rank, width, jc, nb, pc, kb, b_buf, a_buf);
             else if (work)
                 gemm_compute_block(pr, jc, nb, pc, kb, b_buf, m_from, m_to, jp_from, jp_to, a_buf);
             /* The next block's packing overwrites shared B: everyone must be done. */
@@ -193,10 +210,14 @@ static void gemm_parallel(tela_par par, const gemm_problem *pr, const char *name
     int kc_max = (int)(pr->k < kr->kc ? pr->k : kr->kc);
     int nc_max = (int)(pr->n < kr->nc ? pr->n : kr->nc);
     const size_t b_len = gemm_b_buffer_len(kr, nc_max, kc_max);
-    const bool b_private = b_len <= GEMM_PRIVATE_B_MAX && pr->part == GEMM_ALL;
+    const bool small_b = b_len <= GEMM_PRIVATE_B_MAX;
+    const bool copies = pr->part == GEMM_ALL &&
+                        (small_b || (pr->m >= (ptrdiff_t)bound * GEMM_COPIES_MIN_ROWS &&
+                                     (size_t)bound * b_len * sizeof(double) <= GEMM_COPIES_BYTES));
     /* A member's B copy starts 64-byte aligned after its A block. */
     const size_t a_block = ((size_t)kr->mc * (size_t)kc_max + 7) / 8 * 8;
-    gemm_job job = {*pr, NULL, NULL, a_block + (b_private ? b_len : 0), a_block, b_private, NULL};
+    gemm_job job = {*pr,     NULL,   NULL,     a_block + (copies ? b_len : 0),
+                    a_block, copies, !small_b, NULL};
     /* a_len is whole lines: the claims' lines after the A blocks stay aligned. */
     const size_t a_all = (size_t)bound * job.a_len;
     size_t bytes = (b_len + a_all) * sizeof(double) + (size_t)bound * sizeof(gemm_rows_line);
