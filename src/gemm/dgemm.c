@@ -181,9 +181,14 @@ static void gemm_body(tela_member *self, void *arg)
                     kr->pack_b(&pr->b, pc, kb, jc, nb, 0, panels, kr->nr, b_buf);
             } else {
                 /* A copy is packed whole even with no rows of one's own:
-                 * its member may take others' rows. */
-                int first = copy ? 0 : (int)((ptrdiff_t)panels * rank / width);
-                int last = copy ? panels : (int)((ptrdiff_t)panels * (rank + 1) / width);
+                 * its member may take others' rows. A shared block is
+                 * packed by the members of each grid column, each a share
+                 * of that column's panels: a member's own tiles then read
+                 * panels it wrote itself (a triangle's members, one to a
+                 * column, all of theirs), not the other cores' lines. */
+                const ptrdiff_t mine = jp_to - jp_from;
+                int first = copy ? 0 : jp_from + (int)(mine * row / wm);
+                int last = copy ? panels : jp_from + (int)(mine * (row + 1) / wm);
                 kr->pack_b(&pr->b, pc, kb, jc, nb, first, last, kr->nr, b_buf);
                 my_rows->first = t_from;
                 my_rows->size = work ? t_to - t_from : 0;
