@@ -69,6 +69,18 @@ static void test_block_columns_even(void **state)
     /* 696 + 696 + 678, not 1032 + 1032 + 6. */
     assert_int_equal(gemm_block_columns(&zen5, 2070), 696);
     assert_int_equal(gemm_block_columns(&zen5, 3072), 1032); /* 1032 + 1032 + 1008 */
+    /* Rows the same way in whole tiles: 1024 rows in 176 x 5 + 144, not 192 x 5 + 64. */
+    zen5.mc = 192;
+    assert_int_equal(gemm_block_rows(&zen5, 192), 192);
+    assert_int_equal(gemm_block_rows(&zen5, 100), 100);
+    assert_int_equal(gemm_block_rows(&zen5, 1024), 176);
+    assert_int_equal(gemm_block_rows(&zen5, 2048), 192); /* 192 x 10 + 128 */
+    for (ptrdiff_t m = 193; m <= 4000; m += 7) {
+        const int rows = gemm_block_rows(&zen5, m);
+        const ptrdiff_t blocks = (m + rows - 1) / rows;
+        assert_true(rows <= 192 && rows % 16 == 0);
+        assert_int_equal(blocks, (m + 191) / 192);
+    }
 }
 
 static void test_haswell_caches(void **state)

@@ -125,10 +125,11 @@ static void compute_claimed(const gemm_job *job, int r, int w, ptrdiff_t jc, int
 {
     const gemm_problem *pr = &job->pr;
     const gemm_kernel *kr = pr->kernel;
-    const ptrdiff_t unit = kr->mc / kr->mr;
     ptrdiff_t at, count;
     for (int owner = r; owner >= 0; owner = fullest_other(job, r, w)) {
         gemm_rows *rows = &job->rows[owner].rows;
+        /* Claims of even height over the share, as the serial loops cut rows. */
+        const ptrdiff_t unit = gemm_block_rows(kr, rows->size * kr->mr) / kr->mr;
         /* Each pass takes rows or finds the range empty: bounded. */
         while (gemm_claim(&rows->taken, rows->size, owner != r, unit, &at, &count)) {
             const ptrdiff_t from = (rows->first + at) * kr->mr;

@@ -115,8 +115,9 @@ void gemm_compute_block(const gemm_problem *pr, ptrdiff_t j0, int n_block, ptrdi
     /* beta applies once, with the first k block; later blocks accumulate. */
     const double beta = p0 == 0 ? pr->beta : 1.0;
     gemm_rows_reached(pr, j0, n_block, jp_from, jp_to, &m_from, &m_to);
-    for (ptrdiff_t ic = m_from; ic < m_to; ic += kr->mc) {
-        int mc = (int)(m_to - ic < kr->mc ? m_to - ic : kr->mc);
+    const int step = gemm_block_rows(kr, m_to - m_from);
+    for (ptrdiff_t ic = m_from; ic < m_to; ic += step) {
+        int mc = (int)(m_to - ic < step ? m_to - ic : step);
         kr->pack_a(&pr->a, ic, mc, p0, kc, pr->alpha, kr->mr, a_buf);
         gemm_compute_rows(pr, j0, n_block, kc, beta, b_packed, a_buf, ic, mc, jp_from, jp_to);
     }
@@ -190,13 +191,25 @@ int gemm_panels_of(int n_block, int nr)
     return (n_block + nr - 1) / nr;
 }
 
+/* n cut into as few blocks as most allows, of even size in whole units
+ * (<= most: most is whole units). */
+static int even_blocks(ptrdiff_t n, int most, int unit)
+{
+    if (n <= most)
+        return (int)n;
+    const ptrdiff_t blocks = (n + most - 1) / most;
+    const ptrdiff_t even = (n + blocks - 1) / blocks;
+    return (int)((even + unit - 1) / unit * unit);
+}
+
+int gemm_block_rows(const gemm_kernel *kr, ptrdiff_t m)
+{
+    return even_blocks(m, kr->mc, kr->mr);
+}
+
 int gemm_block_columns(const gemm_kernel *kr, ptrdiff_t n)
 {
-    if (n <= kr->nc)
-        return (int)n;
-    const ptrdiff_t blocks = (n + kr->nc - 1) / kr->nc;
-    const ptrdiff_t even = (n + blocks - 1) / blocks;
-    return (int)((even + kr->nr - 1) / kr->nr * kr->nr); /* <= nc: nc is whole panels */
+    return even_blocks(n, kr->nc, kr->nr);
 }
 
 size_t gemm_b_buffer_len(const gemm_kernel *kr, int nc, int kc)

@@ -255,6 +255,10 @@ int gemm_panels_of(int n_block, int nr);
  * nc, and as even as that allows (cut by nc alone, 2048 columns made a
  * last block of 8 columns, for which all of A was packed again). */
 int gemm_block_columns(const gemm_kernel *kr, ptrdiff_t n);
+/* The rows of A's blocks for m rows: as few blocks as mc allows, of even
+ * height in whole tiles (a last block of a few tiles streams every B panel
+ * from L3 for those tiles alone). */
+int gemm_block_rows(const gemm_kernel *kr, ptrdiff_t m);
 /* Doubles of a packed kc x nc B block (a multiple of 8: 64-byte aligned
  * after it). */
 size_t gemm_b_buffer_len(const gemm_kernel *kr, int nc, int kc);
