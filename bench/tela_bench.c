@@ -8,6 +8,7 @@
 #include "bench_median.h"
 #include "peak.h"
 #include "tela.h"
+#include "tela_bench_common.h"
 #include "tela_bench_eig.h"
 #include "tela_bench_openblas.h"
 #include "tela_bench_plot.h"
@@ -16,15 +17,15 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <math.h>
-#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 #include <unistd.h>
 
+/* The name the command line's messages start with. */
+#define PROGRAM "tela-bench"
 /* Exit status when OpenBLAS cannot be loaded: ctest's SKIP_RETURN_CODE for the smoke test. */
 #define EXIT_SKIPPED 77
 /* Most entries in --sizes and --threads, and the widest thread count accepted (a typo such as
@@ -34,7 +35,6 @@
 #define MAX_THREADS       256
 #define MAX_SIZE          16384     /* a matrix's order */
 #define MAX_VECTOR_SIZE   100000000 /* a level-1 vector's length (800 MB) */
-#define MAX_TRANS         4
 #define MAX_GELS_NRHS     4
 /* Largest m x n of a QR routine's A, elements (4 GiB): the problem and each side hold one, the
  * check a few more. */
@@ -57,12 +57,7 @@
  * are orthogonal to O(n eps) with a larger constant than a Householder product's, and OpenBLAS's
  * own dsyevr read 11.4 at n = 200 (LAPACK's tests accept 50). */
 #define EIG_TOLERANCE_FACTOR 10.0
-/* Each side's round starts once the process's other threads are idle: OpenBLAS's workers spin
- * about 0.13 s after a call (2^28 TSC cycles), tela's a few ms, and on a small machine a
- * spinning worker takes a CPU from the side timed next. Idle: over a window of this length they
- * used less than IDLE_FRACTION of one CPU. */
-#define SETTLE_WINDOW_NS      3000000LL
-#define SETTLE_IDLE_FRACTION  0.1
+/* The longest wait for the other threads to go idle before a round (tb_settle). */
 #define DEFAULT_SETTLE_MAX_MS 1000
 /* Other processes using more than this fraction of the CPUs during a group get a warning. */
 #define BUSY_MACHINE_FRACTION 0.05
@@ -123,7 +118,7 @@ static const int default_gels_nrhs[] = {1, -8};
 struct settings {
     enum tb_routine routines[TB_ROUTINE_COUNT]; /* --routines, in the order given */
     int routine_count;
-    char trans[MAX_TRANS][2]; /* --trans for gemm: transa, transb */
+    char trans[TB_MAX_TRANS][2]; /* --trans for gemm: transa, transb */
     int trans_count;
     char gemv_trans[2]; /* gemv: the first letters of --trans, each once, in order */
     int gemv_trans_count;
@@ -153,10 +148,6 @@ struct settings {
     int show_progress;     /* stderr is a terminal */
 };
 
-struct summary {
-    double median, min, max; /* GFLOP/s over the rounds, GB/s for the memory-bound routines */
-};
-
 /* One routine (and gemm transpose pair) at one thread count: a table, a CSV block, a line per
  * side in the plot. */
 struct group {
@@ -168,8 +159,8 @@ struct group {
     int sizes[MAX_SIZES];
     int size_count;
     int done; /* sizes measured so far */
-    struct summary result[MAX_SIZES][TB_SIDE_COUNT];
-    struct summary serial[MAX_SIZES]; /* tela serially in the same rounds (SCALING_MAX_N) */
+    struct tb_summary result[MAX_SIZES][TB_SIDE_COUNT];
+    struct tb_summary serial[MAX_SIZES]; /* tela serially in the same rounds (SCALING_MAX_N) */
     int has_serial[MAX_SIZES];
     struct tb_check check[MAX_SIZES]; /* tb_problem_check of the checked calls */
     long calls[MAX_SIZES];            /* calls per timed batch */
@@ -197,94 +188,6 @@ struct bench {
     long settle_timeouts; /* rounds started while other threads were still busy */
     int failed;           /* a disagreement or an error code from a call */
 };
-
-static int64_t clock_ns(clockid_t clock)
-{
-    struct timespec ts;
-    clock_gettime(clock, &ts);
-    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static int64_t now_ns(void)
-{
-    return clock_ns(CLOCK_MONOTONIC);
-}
-
-/* Busy-waits on the clock until deadline_ns. */
-static void spin_until(int64_t deadline_ns)
-{
-    while (now_ns() < deadline_ns) {}
-}
-
-/* CPU time used so far by the process's threads other than the caller: OpenBLAS's and tela's
- * workers. */
-static int64_t others_cpu_ns(void)
-{
-    return clock_ns(CLOCK_PROCESS_CPUTIME_ID) - clock_ns(CLOCK_THREAD_CPUTIME_ID);
-}
-
-/* Waits until the other threads are idle (see SETTLE_*). Returns 0, or -1 if they were still
- * busy after max_ms. The caller busy-waits, as a program doing other work between calls would:
- * a sleeping caller lets a VM halt its vCPU, and both libraries' next calls then pay for the
- * wake-up in ways a benchmark of the kernels should not mix in (tela-teambench measures that). */
-static int settle(int max_ms)
-{
-    const int64_t deadline = now_ns() + (int64_t)max_ms * 1000000LL;
-    int64_t cpu = others_cpu_ns(), wall = now_ns();
-    for (;;) {
-        spin_until(wall + SETTLE_WINDOW_NS);
-        int64_t cpu_now = others_cpu_ns(), wall_now = now_ns();
-        if ((double)(cpu_now - cpu) < SETTLE_IDLE_FRACTION * (double)(wall_now - wall))
-            return 0;
-        if (wall_now >= deadline)
-            return -1;
-        cpu = cpu_now;
-        wall = wall_now;
-    }
-}
-
-/* What the whole machine and this process have used so far: the benchmark's numbers are only
- * as good as the machine was quiet, so each table says how busy other processes kept it. */
-struct usage {
-    int64_t wall_ns; /* CLOCK_MONOTONIC */
-    int64_t own_ns;  /* this process's CPU time */
-    double busy_s;   /* all CPUs' non-idle time, /proc/stat, steal excluded */
-    double steal_s;  /* time the hypervisor ran something else on our vCPUs */
-    int valid;       /* /proc/stat was readable */
-};
-
-static struct usage usage_now(void)
-{
-    struct usage u = {now_ns(), clock_ns(CLOCK_PROCESS_CPUTIME_ID), 0.0, 0.0, 0};
-    FILE *stat = fopen("/proc/stat", "r");
-    if (!stat)
-        return u;
-    unsigned long long user, nice, system, idle, iowait, irq, softirq, steal;
-    if (fscanf(stat, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &user, &nice, &system, &idle,
-               &iowait, &irq, &softirq, &steal) == 8) {
-        const double tick = 1.0 / (double)sysconf(_SC_CLK_TCK);
-        u.busy_s = (double)(user + nice + system + irq + softirq) * tick;
-        u.steal_s = (double)steal * tick;
-        u.valid = 1;
-    }
-    fclose(stat);
-    return u;
-}
-
-/* The share of all CPUs that other processes used between two samples (never below 0: the
- * tick-based counters are coarser than this process's clock), and the share stolen. */
-static void usage_between(struct usage begin, struct usage end, int cpus, double *other,
-                          double *steal)
-{
-    *other = *steal = 0.0;
-    double wall_s = (double)(end.wall_ns - begin.wall_ns) * 1e-9;
-    if (!begin.valid || !end.valid || wall_s <= 0.0 || cpus <= 0)
-        return;
-    double own_s = (double)(end.own_ns - begin.own_ns) * 1e-9;
-    double others_s = end.busy_s - begin.busy_s - own_s;
-    *other = others_s > 0.0 ? others_s / (wall_s * cpus) : 0.0;
-    *steal = (end.steal_s - begin.steal_s) / (wall_s * cpus);
-}
 
 /* ---- the peak ------------------------------------------------------------------------------- */
 
@@ -323,24 +226,6 @@ static double reference_rate(const struct bench *bench, enum tb_routine routine,
                                                : peak_gflops(bench, threads);
 }
 
-/* Tries at a multi-thread peak that reads below PEAK_LOW_SHARE of the per-core peak times the
- * threads (a probe is ~60 ms), and the wait between them. */
-#define PEAK_ATTEMPTS     5
-#define PEAK_LOW_SHARE    0.75
-#define PEAK_RETRY_GAP_NS (200 * 1000000LL)
-
-static int cpus_available(void);
-
-/* Whether peak[i] reads below what its threads' cores can do, given the per-core peak (threads
- * beyond the CPUs add nothing, so the CPUs bound the expectation). */
-static int peak_is_low(const struct bench *bench, int i)
-{
-    int cores = bench->settings.threads[i];
-    if (cores > cpus_available())
-        cores = cpus_available();
-    return bench->peak[i].gflops < PEAK_LOW_SHARE * cores * bench->peak_per_core.gflops;
-}
-
 /* The FMA peak on one thread and at every thread count of the run (peak.h), or what
  * --peak-gflops gave per core times the thread count. main runs it before OpenBLAS is loaded;
  * it still waits for other threads to settle. Returns 0, or -1 if a probe thread could not be
@@ -357,28 +242,9 @@ static int find_peaks(struct bench *bench)
     }
     if (settings->show_progress)
         fprintf(stderr, "\r  measuring the FMA peak");
-    settle(settings->settle_max_ms);
-    int status = fma_peak_measure(1, &bench->peak_per_core);
-    for (int i = 0; i < settings->thread_count && status == 0; i++) {
-        const int threads = settings->threads[i];
-        if (threads == 1) {
-            bench->peak[i] = bench->peak_per_core;
-            continue;
-        }
-        /* The peak is a limit, so a low reading is interference: on this project's VMs a probe
-         * right after a build has measured one core's peak for two threads, both vCPUs given one
-         * core for a while. A few more tries, the best kept; print_header warns if still low. */
-        for (int attempt = 0; attempt < PEAK_ATTEMPTS && status == 0; attempt++) {
-            struct fma_peak p;
-            status = fma_peak_measure(threads, &p);
-            if (status == 0 && (attempt == 0 || p.gflops > bench->peak[i].gflops))
-                bench->peak[i] = p;
-            if (peak_is_low(bench, i))
-                spin_until(now_ns() + PEAK_RETRY_GAP_NS);
-            else
-                break;
-        }
-    }
+    const int status =
+        tb_measure_peaks(settings->threads, settings->thread_count, settings->settle_max_ms,
+                         &bench->peak_per_core, bench->peak);
     if (settings->show_progress)
         fprintf(stderr, "\r%60s\r", "");
     return status;
@@ -394,7 +260,7 @@ static int find_bandwidths(struct bench *bench)
         return 0;
     if (settings->show_progress)
         fprintf(stderr, "\r  measuring the memory bandwidth");
-    settle(settings->settle_max_ms);
+    tb_settle(settings->settle_max_ms);
     const size_t bytes = (size_t)settings->bandwidth_mib << 20;
     int status = memory_bandwidth_measure(1, bytes, &bench->bandwidth_one);
     for (int i = 0; i < settings->thread_count && status == 0; i++) {
@@ -435,15 +301,15 @@ static int64_t run_calls(const struct sides *sides, enum tb_side side, const str
     if (tb_routine_is_lapack(p->routine)) {
         for (long c = 0; c < calls; c++) {
             tb_state_reset(p, state);
-            int64_t start = now_ns();
+            int64_t start = tb_now_ns();
             errors |= call_side(sides, side, p, state) != 0;
-            elapsed += now_ns() - start;
+            elapsed += tb_now_ns() - start;
         }
     } else {
-        int64_t start = now_ns();
+        int64_t start = tb_now_ns();
         for (long c = 0; c < calls; c++)
             errors |= call_side(sides, side, p, state) != 0;
-        elapsed = now_ns() - start;
+        elapsed = tb_now_ns() - start;
     }
     return errors ? -1 : elapsed;
 }
@@ -466,20 +332,6 @@ static void clear_progress(const struct bench *bench)
 {
     if (bench->settings.show_progress)
         fprintf(stderr, "\r%60s\r", "");
-}
-
-static struct summary summarize(double *values, int count)
-{
-    struct summary s = {NAN, NAN, NAN};
-    if (count <= 0)
-        return s;
-    s.min = s.max = values[0];
-    for (int i = 1; i < count; i++) {
-        s.min = fmin(s.min, values[i]);
-        s.max = fmax(s.max, values[i]);
-    }
-    s.median = median_of(values, count);
-    return s;
 }
 
 /* The right-hand sides of a group's problem of order n: --nrhs for getrs ... posv, gels's own
@@ -603,7 +455,7 @@ static int measure_size(struct bench *bench, struct group *g, int index, const s
             const int slot = round % 2 ? slots - 1 - k : k;
             const struct sides *how = slot == TB_SIDE_COUNT ? &serial : sides;
             const enum tb_side side = slot == TB_SIDE_COUNT ? TB_TELA : (enum tb_side)slot;
-            if (settle(settings->settle_max_ms) != 0)
+            if (tb_settle(settings->settle_max_ms) != 0)
                 bench->settle_timeouts++;
             /* Short calls: one untimed call first wakes this side's sleeping workers, so the
              * batch measures calls back to back, as a program making many of them sees. */
@@ -621,11 +473,11 @@ static int measure_size(struct bench *bench, struct group *g, int index, const s
     if (status == 0) {
         for (int side = 0; side < TB_SIDE_COUNT; side++)
             g->result[index][side] =
-                summarize(rates + (size_t)side * (size_t)settings->rounds, settings->rounds);
+                tb_summarize(rates + (size_t)side * (size_t)settings->rounds, settings->rounds);
         g->has_serial[index] = slots > TB_SIDE_COUNT;
         if (g->has_serial[index])
-            g->serial[index] = summarize(rates + (size_t)TB_SIDE_COUNT * (size_t)settings->rounds,
-                                         settings->rounds);
+            g->serial[index] = tb_summarize(
+                rates + (size_t)TB_SIDE_COUNT * (size_t)settings->rounds, settings->rounds);
         g->bytes_per_flop[index] = tb_routine_is_memory_bound(g->routine) ? p.bytes / p.flops : 0.0;
     }
     free(rates);
@@ -735,12 +587,6 @@ static const char *format_check(const struct group *g, int index, double toleran
     return text;
 }
 
-static const char *format_gflops(double value, char *text, size_t size)
-{
-    snprintf(text, size, "%.*f", value < 10.0 ? 2 : 1, value);
-    return text;
-}
-
 /* gflops as a percentage of peak, "-" when either is missing. */
 static const char *format_percent(double gflops, double peak, char *text, size_t size)
 {
@@ -748,17 +594,6 @@ static const char *format_percent(double gflops, double peak, char *text, size_t
         snprintf(text, size, "-");
     else
         snprintf(text, size, "%.1f", 100.0 * gflops / peak);
-    return text;
-}
-
-static const char *format_summary(struct summary s, char *text, size_t size)
-{
-    char median[24], min[24], max[24];
-    if (isnan(s.median))
-        snprintf(text, size, "-");
-    else
-        snprintf(text, size, "%s (%s-%s)", format_gflops(s.median, median, sizeof median),
-                 format_gflops(s.min, min, sizeof min), format_gflops(s.max, max, sizeof max));
     return text;
 }
 
@@ -782,7 +617,8 @@ static const char *format_seconds(double seconds, char *text, size_t size)
 
 /* An eigen routine's summary as seconds per call: the median, and the range from the fastest
  * round (the highest rate) to the slowest. */
-static const char *format_seconds_summary(struct summary s, double flops, char *text, size_t size)
+static const char *format_seconds_summary(struct tb_summary s, double flops, char *text,
+                                          size_t size)
 {
     char median[24], min[24], max[24];
     if (isnan(s.median))
@@ -968,7 +804,7 @@ static void print_table(const struct bench *bench, const struct group *g)
                                               : "diff");
     for (int i = 0; i < g->done; i++) {
         char tela[80], openblas[80], tela_percent[16], openblas_percent[16], ratio[16], check[160];
-        struct summary t = g->result[i][TB_TELA], o = g->result[i][TB_OPENBLAS];
+        struct tb_summary t = g->result[i][TB_TELA], o = g->result[i][TB_OPENBLAS];
         const double flops = eig ? tb_eig_flops(g->routine, g->sizes[i]) : 0.0;
         if (o.median > 0.0)
             snprintf(ratio, sizeof ratio, "%.2f", t.median / o.median);
@@ -977,17 +813,17 @@ static void print_table(const struct bench *bench, const struct group *g)
         printf("%*d | %-*s | %6s | %-*s | %6s | %13s | %7ld | %s\n", n_width, g->sizes[i],
                summary_width,
                eig ? format_seconds_summary(t, flops, tela, sizeof tela)
-                   : format_summary(t, tela, sizeof tela),
+                   : tb_format_summary(t, tela, sizeof tela),
                format_percent(t.median, peak, tela_percent, sizeof tela_percent), summary_width,
                eig ? format_seconds_summary(o, flops, openblas, sizeof openblas)
-                   : format_summary(o, openblas, sizeof openblas),
+                   : tb_format_summary(o, openblas, sizeof openblas),
                format_percent(o.median, peak, openblas_percent, sizeof openblas_percent), ratio,
                g->calls[i], format_check(g, i, settings->tolerance, check, sizeof check));
     }
     for (int i = 0; i < g->done; i++) {
         if (!g->has_serial[i])
             continue;
-        const struct summary t = g->result[i][TB_TELA], one = g->serial[i];
+        const struct tb_summary t = g->result[i][TB_TELA], one = g->serial[i];
         if (eig) {
             const double flops = tb_eig_flops(g->routine, g->sizes[i]);
             char many[24], single[24];
@@ -1012,8 +848,8 @@ static void print_table(const struct bench *bench, const struct group *g)
  * family's A, empty for the others; last the eigen routines' seconds per call (median, the
  * fastest round's, the slowest's), empty for the others. */
 static void write_csv_row(FILE *csv, const struct bench *bench, const struct group *g, int index,
-                          const char *trans, const char *side, struct summary s, const char *nrhs,
-                          int threads)
+                          const char *trans, const char *side, struct tb_summary s,
+                          const char *nrhs, int threads)
 {
     const int memory_bound = tb_routine_is_memory_bound(g->routine);
     const double to_gflops = memory_bound ? 1.0 / g->bytes_per_flop[index] : 1.0;
@@ -1168,7 +1004,7 @@ static int write_plot(const struct bench *bench, const char *path, const char *s
                 s->count = g->done;
                 s->points = pts;
                 for (int i = 0; i < g->done; i++) {
-                    struct summary r = g->result[i][side];
+                    struct tb_summary r = g->result[i][side];
                     pts[i] = (struct tb_plot_point){g->sizes[i], r.median, r.min, r.max};
                 }
             }
@@ -1187,34 +1023,6 @@ static int write_plot(const struct bench *bench, const char *path, const char *s
 }
 
 /* ---- the header ------------------------------------------------------------------------------ */
-
-/* The value of a "key : value" line of /proc/cpuinfo (first CPU), or "unknown". */
-static void cpuinfo_value(const char *key, char *value, size_t size)
-{
-    snprintf(value, size, "unknown");
-    FILE *cpuinfo = fopen("/proc/cpuinfo", "r");
-    if (!cpuinfo)
-        return;
-    char line[4096];
-    size_t key_length = strlen(key);
-    while (fgets(line, sizeof line, cpuinfo)) {
-        if (strncmp(line, key, key_length) != 0 || !strchr(" \t:", line[key_length]))
-            continue;
-        const char *colon = strchr(line, ':');
-        if (colon) {
-            colon += 1 + strspn(colon + 1, " \t");
-            snprintf(value, size, "%.*s", (int)strcspn(colon, "\n"), colon);
-        }
-        break;
-    }
-    fclose(cpuinfo);
-}
-
-static int cpus_available(void)
-{
-    cpu_set_t mask;
-    return sched_getaffinity(0, sizeof mask, &mask) == 0 ? CPU_COUNT(&mask) : 1;
-}
 
 /* Names the file of every compared routine. Returns -1 if a tela routine and its OpenBLAS
  * counterpart come from the same file: then the comparison would be of a library with itself. */
@@ -1340,10 +1148,10 @@ static void print_header(const struct bench *bench)
     const struct settings *settings = &bench->settings;
     const struct tb_openblas *ob = &bench->openblas;
     char model[256], family[32], cpu_model[32];
-    cpuinfo_value("model name", model, sizeof model);
-    cpuinfo_value("cpu family", family, sizeof family);
-    cpuinfo_value("model", cpu_model, sizeof cpu_model);
-    const int cpus = cpus_available();
+    tb_cpuinfo_value("model name", model, sizeof model);
+    tb_cpuinfo_value("cpu family", family, sizeof family);
+    tb_cpuinfo_value("model", cpu_model, sizeof cpu_model);
+    const int cpus = tb_cpus_available();
     const char *coretype = getenv("OPENBLAS_CORETYPE"), *l2 = getenv("OPENBLAS_L2_SIZE");
     const char *core = ob->get_corename();
     const int parallel = ob->get_parallel ? ob->get_parallel() : -1;
@@ -1368,10 +1176,11 @@ static void print_header(const struct bench *bench)
                    ? ", on all threads at once and summed"
                    : "");
     for (int i = 0; !peak_given && i < settings->thread_count; i++) {
-        if (bench->peak[i].threads > 1 && peak_is_low(bench, i))
+        if (bench->peak[i].threads > 1 &&
+            tb_peak_is_low(&bench->peak[i], bench->peak_per_core.gflops))
             printf("    WARNING: the %d-thread peak read low in %d tries (the host gave these "
                    "threads fewer cores than CPUs); its %% peak column is too high\n",
-                   bench->peak[i].threads, PEAK_ATTEMPTS);
+                   bench->peak[i].threads, TB_PEAK_ATTEMPTS);
     }
     if (bench->has_memory_bound) {
         printf("  measured memory bandwidth: read %.1f GB/s on 1 thread",
@@ -1600,71 +1409,6 @@ static void usage(FILE *out)
             DEFAULT_SETTLE_MAX_MS, EXIT_SKIPPED);
 }
 
-static int parse_int(const char *option, const char *text, long min, long max, int *out)
-{
-    char *end = NULL;
-    errno = 0;
-    long value = text ? strtol(text, &end, 10) : 0;
-    if (!text || end == text || *end != '\0' || errno || value < min || value > max) {
-        fprintf(stderr, "tela-bench: %s needs an integer from %ld to %ld\n", option, min, max);
-        return -1;
-    }
-    *out = (int)value;
-    return 0;
-}
-
-static int parse_double(const char *option, const char *text, double min, double max, double *out)
-{
-    char *end = NULL;
-    errno = 0;
-    double value = text ? strtod(text, &end) : 0.0;
-    if (!text || end == text || *end != '\0' || errno || !(value >= min && value <= max)) {
-        fprintf(stderr, "tela-bench: %s needs a number from %g to %g\n", option, min, max);
-        return -1;
-    }
-    *out = value;
-    return 0;
-}
-
-/* Splits a comma-separated list into items of at most 31 characters; returns the count, or
- * -1 if it is empty, too long or has more than max items. */
-static int split_list(const char *option, const char *text, char items[][32], int max)
-{
-    char buffer[1024];
-    if (!text || strlen(text) >= sizeof buffer) {
-        fprintf(stderr, "tela-bench: %s needs a comma-separated list\n", option);
-        return -1;
-    }
-    snprintf(buffer, sizeof buffer, "%s", text);
-    int count = 0;
-    char *saved = NULL;
-    for (char *item = strtok_r(buffer, ",", &saved); item; item = strtok_r(NULL, ",", &saved)) {
-        if (count == max || strlen(item) >= 32) {
-            fprintf(stderr, "tela-bench: %s: at most %d items\n", option, max);
-            return -1;
-        }
-        snprintf(items[count++], 32, "%s", item);
-    }
-    if (count == 0)
-        fprintf(stderr, "tela-bench: %s needs a comma-separated list\n", option);
-    return count ? count : -1;
-}
-
-static int parse_int_list(const char *option, const char *text, long min, long max, int *out,
-                          int max_count, int *count)
-{
-    char items[MAX_SIZES][32];
-    int n = split_list(option, text, items, max_count < MAX_SIZES ? max_count : MAX_SIZES);
-    if (n < 0)
-        return -1;
-    for (int i = 0; i < n; i++) {
-        if (parse_int(option, items[i], min, max, &out[i]))
-            return -1;
-    }
-    *count = n;
-    return 0;
-}
-
 /* Whether routine r belongs to the set a --routines item names: level3 (or blas, its older
  * name), lapack, memory, all (level3 and lapack: the memory-bound routines run only when
  * named); -1 if the item names no set. */
@@ -1686,7 +1430,7 @@ static int in_routine_set(const char *item, enum tb_routine r)
 static int parse_routines(const char *text, struct settings *settings)
 {
     char items[TB_ROUTINE_COUNT][32];
-    int n = split_list("--routines", text, items, TB_ROUTINE_COUNT);
+    int n = tb_split_list(PROGRAM, "--routines", text, items, TB_ROUTINE_COUNT);
     if (n < 0)
         return -1;
     int count = 0;
@@ -1715,37 +1459,18 @@ static int parse_routines(const char *text, struct settings *settings)
     return 0;
 }
 
-static int parse_trans(const char *text, struct settings *settings)
-{
-    static const char *const all = "NN,NT,TN,TT";
-    char items[MAX_TRANS][32];
-    int n = split_list("--trans", text && !strcmp(text, "all") ? all : text, items, MAX_TRANS);
-    if (n < 0)
-        return -1;
-    for (int i = 0; i < n; i++) {
-        char a = (char)(items[i][0] & ~0x20), b = (char)(items[i][1] & ~0x20); /* upper case */
-        if (strlen(items[i]) != 2 || (a != 'N' && a != 'T') || (b != 'N' && b != 'T')) {
-            fprintf(stderr, "tela-bench: --trans: '%s' is not one of NN, NT, TN, TT\n", items[i]);
-            return -1;
-        }
-        settings->trans[i][0] = a;
-        settings->trans[i][1] = b;
-    }
-    settings->trans_count = n;
-    return 0;
-}
-
 /* --gels-nrhs: counts, or n/K for a share of n (stored as -K). */
 static int parse_gels_nrhs(const char *text, struct settings *settings)
 {
     char items[MAX_GELS_NRHS][32];
-    int n = split_list("--gels-nrhs", text, items, MAX_GELS_NRHS);
+    int n = tb_split_list(PROGRAM, "--gels-nrhs", text, items, MAX_GELS_NRHS);
     if (n < 0)
         return -1;
     for (int i = 0; i < n; i++) {
         const int share = (items[i][0] == 'n' || items[i][0] == 'N') && items[i][1] == '/';
         int value;
-        if (parse_int("--gels-nrhs", share ? items[i] + 2 : items[i], 1, MAX_SIZE, &value) != 0)
+        if (tb_parse_int(PROGRAM, "--gels-nrhs", share ? items[i] + 2 : items[i], 1, MAX_SIZE,
+                         &value) != 0)
             return -1;
         settings->gels_nrhs[i] = share ? -value : value;
     }
@@ -1756,7 +1481,7 @@ static int parse_gels_nrhs(const char *text, struct settings *settings)
 static int parse_uplo(const char *text, struct settings *settings)
 {
     char items[2][32];
-    int n = split_list("--uplo", text, items, 2);
+    int n = tb_split_list(PROGRAM, "--uplo", text, items, 2);
     if (n < 0)
         return -1;
     for (int i = 0; i < n; i++) {
@@ -1791,36 +1516,37 @@ static int parse_arguments(int argc, char **argv, struct settings *settings)
         } else if (!strcmp(option, "--routines")) {
             status = parse_routines(value, settings);
         } else if (!strcmp(option, "--trans")) {
-            status = parse_trans(value, settings);
+            status = tb_parse_trans(PROGRAM, value, settings->trans, &settings->trans_count);
         } else if (!strcmp(option, "--uplo")) {
             status = parse_uplo(value, settings);
         } else if (!strcmp(option, "--threads")) {
-            status = parse_int_list(option, value, 1, MAX_THREADS, settings->threads,
-                                    MAX_THREAD_COUNTS, &settings->thread_count);
+            status = tb_parse_int_list(PROGRAM, option, value, 1, MAX_THREADS, settings->threads,
+                                       MAX_THREAD_COUNTS, &settings->thread_count);
         } else if (!strcmp(option, "--sizes")) {
             /* The routines' own limits are checked in make_groups. */
-            status = parse_int_list(option, value, 1, MAX_VECTOR_SIZE, settings->sizes, MAX_SIZES,
-                                    &settings->size_count);
+            status = tb_parse_int_list(PROGRAM, option, value, 1, MAX_VECTOR_SIZE, settings->sizes,
+                                       MAX_SIZES, &settings->size_count);
         } else if (!strcmp(option, "--rounds")) {
-            status = parse_int(option, value, 1, 10000, &settings->rounds);
+            status = tb_parse_int(PROGRAM, option, value, 1, 10000, &settings->rounds);
         } else if (!strcmp(option, "--nrhs")) {
-            status = parse_int(option, value, 1, MAX_SIZE, &settings->nrhs);
+            status = tb_parse_int(PROGRAM, option, value, 1, MAX_SIZE, &settings->nrhs);
         } else if (!strcmp(option, "--gels-nrhs")) {
             status = parse_gels_nrhs(value, settings);
         } else if (!strcmp(option, "--tsqr-rows")) {
-            status = parse_int(option, value, 1, MAX_QR_ELEMENTS, &settings->tsqr_rows);
+            status = tb_parse_int(PROGRAM, option, value, 1, MAX_QR_ELEMENTS, &settings->tsqr_rows);
         } else if (!strcmp(option, "--warm-up-ms")) {
-            status = parse_int(option, value, 0, 60000, &settings->warm_up_ms);
+            status = tb_parse_int(PROGRAM, option, value, 0, 60000, &settings->warm_up_ms);
         } else if (!strcmp(option, "--batch-ms")) {
-            status = parse_double(option, value, 0.01, 60000.0, &settings->batch_ms);
+            status = tb_parse_double(PROGRAM, option, value, 0.01, 60000.0, &settings->batch_ms);
         } else if (!strcmp(option, "--peak-gflops")) {
-            status = parse_double(option, value, 0.001, 1e6, &settings->peak_gflops);
+            status = tb_parse_double(PROGRAM, option, value, 0.001, 1e6, &settings->peak_gflops);
         } else if (!strcmp(option, "--bandwidth-mib")) {
-            status = parse_int(option, value, 1, MAX_BANDWIDTH_MIB, &settings->bandwidth_mib);
+            status = tb_parse_int(PROGRAM, option, value, 1, MAX_BANDWIDTH_MIB,
+                                  &settings->bandwidth_mib);
         } else if (!strcmp(option, "--tolerance")) {
-            status = parse_double(option, value, 0.0, 1e12, &settings->tolerance);
+            status = tb_parse_double(PROGRAM, option, value, 0.0, 1e12, &settings->tolerance);
         } else if (!strcmp(option, "--settle-max-ms")) {
-            status = parse_int(option, value, 0, 60000, &settings->settle_max_ms);
+            status = tb_parse_int(PROGRAM, option, value, 0, 60000, &settings->settle_max_ms);
         } else if (!strcmp(option, "--openblas")) {
             settings->openblas = value;
             status = value ? 0 : -1;
@@ -1878,7 +1604,7 @@ static int parse_arguments(int argc, char **argv, struct settings *settings)
         memcpy(settings->gels_nrhs, default_gels_nrhs, sizeof default_gels_nrhs);
     }
     if (!settings->thread_count) {
-        int cpus = cpus_available();
+        int cpus = tb_cpus_available();
         settings->threads[settings->thread_count++] = 1;
         if (cpus > 1)
             settings->threads[settings->thread_count++] = cpus < MAX_THREADS ? cpus : MAX_THREADS;
@@ -2023,37 +1749,27 @@ static int make_groups(struct bench *bench)
 /* Runs one group: tela's policy and OpenBLAS's thread count, warm-up, every size. */
 static int run_group(struct bench *bench, struct group *g)
 {
-    struct sides sides = {tela_par_seq(), &bench->openblas};
-    tela_pool *pool = NULL;
-    tela_team *team = NULL;
+    struct tb_held_team held;
     g->tela_width = 1;
-    if (g->threads > 1) {
-        pool = tela_pool_create(&(tela_pool_opts){.width = g->threads});
-        team = pool ? tela_team_acquire(pool, g->threads) : NULL;
-        if (!team) {
-            fprintf(stderr, "tela-bench: could not get a tela team of width %d\n", g->threads);
-            tela_pool_destroy(pool);
-            return -1;
-        }
-        g->tela_width = tela_team_width(team);
-        sides.par = tela_par_team(team);
-    }
+    if (tb_held_team_open(PROGRAM, g->threads, &held) != 0)
+        return -1;
+    if (held.team)
+        g->tela_width = tela_team_width(held.team);
+    struct sides sides = {held.par, &bench->openblas};
     bench->openblas.set_num_threads(g->threads);
     g->openblas_threads = bench->openblas.get_num_threads();
 
-    struct usage begin = usage_now();
+    struct tb_usage begin = tb_usage_now();
     int status = warm_up(bench, g, &sides);
     for (int i = 0; i < g->size_count && status == 0; i++) {
         status = measure_size(bench, g, i, &sides);
         if (status == 0)
             g->done = i + 1;
     }
-    usage_between(begin, usage_now(), (int)sysconf(_SC_NPROCESSORS_ONLN), &g->other_load,
-                  &g->steal);
+    tb_usage_between(begin, tb_usage_now(), (int)sysconf(_SC_NPROCESSORS_ONLN), &g->other_load,
+                     &g->steal);
     clear_progress(bench);
-    if (team)
-        tela_team_release(team);
-    tela_pool_destroy(pool);
+    tb_held_team_close(&held);
     return status;
 }
 
@@ -2089,22 +1805,14 @@ static int run_eig_phases(struct bench *bench)
     int status = 0, failed = 0;
     for (int k = 0; k < settings->thread_count && status == 0; k++) {
         const int threads = settings->threads[k];
-        struct sides sides = {tela_par_seq(), &bench->openblas};
-        tela_pool *pool = NULL;
-        tela_team *team = NULL;
-        if (threads > 1) {
-            pool = tela_pool_create(&(tela_pool_opts){.width = threads});
-            team = pool ? tela_team_acquire(pool, threads) : NULL;
-            if (!team) {
-                fprintf(stderr, "tela-bench: could not get a tela team of width %d\n", threads);
-                tela_pool_destroy(pool);
-                status = -1;
-                break;
-            }
-            sides.par = tela_par_team(team);
+        struct tb_held_team held;
+        if (tb_held_team_open(PROGRAM, threads, &held) != 0) {
+            status = -1;
+            break;
         }
+        struct sides sides = {held.par, &bench->openblas};
         bench->openblas.set_num_threads(threads);
-        struct usage begin = usage_now();
+        struct tb_usage begin = tb_usage_now();
         for (int i = 0; i < size_count && status == 0; i++) {
             const int n = sizes[i];
             struct tb_eig_phases *phases = tb_eig_phases_create(n, &bench->openblas);
@@ -2134,7 +1842,7 @@ static int run_eig_phases(struct bench *bench)
                             round + 1, rounds, "");
                 for (int j = 0; j < TB_SIDE_COUNT && status == 0; j++) {
                     const int side = round % 2 ? TB_SIDE_COUNT - 1 - j : j;
-                    if (settle(settings->settle_max_ms) != 0)
+                    if (tb_settle(settings->settle_max_ms) != 0)
                         bench->settle_timeouts++;
                     if (tb_eig_phases_run(phases, (enum tb_side)side, sides.par, &bench->openblas,
                                           ns) != 0) {
@@ -2198,7 +1906,7 @@ static int run_eig_phases(struct bench *bench)
             fflush(stdout);
         }
         double other = 0.0, steal = 0.0;
-        usage_between(begin, usage_now(), (int)sysconf(_SC_NPROCESSORS_ONLN), &other, &steal);
+        tb_usage_between(begin, tb_usage_now(), (int)sysconf(_SC_NPROCESSORS_ONLN), &other, &steal);
         printf("  %d thread%s (tela: %s): meanwhile other processes used %.0f%% of the CPUs, "
                "steal time %.0f%%%s\n",
                threads, threads == 1 ? "" : "s", threads == 1 ? "tela_par_seq()" : "a held team",
@@ -2206,9 +1914,7 @@ static int run_eig_phases(struct bench *bench)
                other + steal > BUSY_MACHINE_FRACTION ? ": NOT A QUIET MACHINE, times are "
                                                        "unreliable"
                                                      : "");
-        if (team)
-            tela_team_release(team);
-        tela_pool_destroy(pool);
+        tb_held_team_close(&held);
     }
     free(seconds);
     if (status == 0 && failed) {
@@ -2279,14 +1985,14 @@ int main(int argc, char **argv)
     if (print_provenance(&bench) != 0)
         return 1;
     for (int i = 0; i < settings->thread_count; i++) {
-        if (settings->threads[i] > cpus_available())
+        if (settings->threads[i] > tb_cpus_available())
             fprintf(stderr,
                     "tela-bench: WARNING: %d threads on %d CPUs: both sides are "
                     "oversubscribed\n",
-                    settings->threads[i], cpus_available());
+                    settings->threads[i], tb_cpus_available());
     }
 
-    const int64_t start = now_ns();
+    const int64_t start = tb_now_ns();
     int status = 0;
     for (int k = 0; k < bench.group_count && status == 0; k++) {
         struct group *g = &bench.groups[k];
@@ -2358,7 +2064,7 @@ int main(int argc, char **argv)
     if (bench.settle_timeouts)
         printf("note: %ld rounds started after %d ms with other threads still busy\n",
                bench.settle_timeouts, settings->settle_max_ms);
-    printf("time: %.1f s\n", (double)(now_ns() - start) * 1e-9);
+    printf("time: %.1f s\n", (double)(tb_now_ns() - start) * 1e-9);
 
     if (settings->csv_path) {
         if (write_csv(&bench, settings->csv_path) != 0) {

@@ -108,9 +108,8 @@ static const char *const default_candidates[] = {
     "libopenblas.so",    /* a development link, e.g. a source build in /usr/local/lib */
 };
 
-/* dlsym into a function pointer of any type: the address travels as bytes, since ISO C has no
- * conversion from void * to a function pointer. Returns 0 if the symbol is absent. */
-static int find_symbol(void *handle, const char *name, void *function_pointer, size_t size)
+/* The address travels as bytes: ISO C has no conversion from void * to a function pointer. */
+int tb_find_symbol(void *handle, const char *name, void *function_pointer, size_t size)
 {
     void *address = dlsym(handle, name);
     if (!address || size != sizeof address)
@@ -254,8 +253,8 @@ static int load_file(struct tb_openblas *ob, const char *file, const char *core,
          sizeof(int (*)(void)), 0},
     };
     for (size_t i = 0; i < sizeof symbols / sizeof symbols[0]; i++) {
-        if (!find_symbol(ob->handle, symbols[i].name, (char *)ob + symbols[i].offset,
-                         symbols[i].size) &&
+        if (!tb_find_symbol(ob->handle, symbols[i].name, (char *)ob + symbols[i].offset,
+                            symbols[i].size) &&
             !symbols[i].optional) {
             snprintf(why, why_size, "%s has no %s: not an OpenBLAS with CBLAS and LAPACK", file,
                      symbols[i].name);

@@ -223,4 +223,8 @@ int tb_function_file(tb_any_function function, char *file, size_t file_size);
 /* 1 if paths a and b name the same file (device and inode), 0 if not, -1 if either fails. */
 int tb_same_file(const char *a, const char *b);
 
+/* dlsym of name in handle into a function pointer of any type, of size bytes (function_pointer
+ * points to it). Returns 1, or 0 if the symbol is absent. */
+int tb_find_symbol(void *handle, const char *name, void *function_pointer, size_t size);
+
 #endif
