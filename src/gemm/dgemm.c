@@ -46,6 +46,9 @@ static bool trans_flag(char t, bool *trans)
 #define GEMM_COPIES_MIN_ROWS 128
 #define GEMM_COPIES_BYTES    ((size_t)32 << 20)
 
+/* The fewest claims a member's rows of one B block are cut into (compute_claimed). */
+#define GEMM_CLAIMS_A_SHARE 4
+
 /* A member's share of one B block (rows of tiles by panels of B), its
  * rows claimed by all (claims.c): it takes mc rows at a time from their
  * front, as a fixed share would; one done with its own takes rows from
@@ -128,8 +131,14 @@ static void compute_claimed(const gemm_job *job, int r, int w, ptrdiff_t jc, int
     ptrdiff_t at, count;
     for (int owner = r; owner >= 0; owner = fullest_other(job, r, w)) {
         gemm_rows *rows = &job->rows[owner].rows;
-        /* Claims of even height over the share, as the serial loops cut rows. */
-        const ptrdiff_t unit = gemm_block_rows(kr, rows->size * kr->mr) / kr->mr;
+        /* Claims of even height over the share, as the serial loops cut rows,
+         * and at least GEMM_CLAIMS_A_SHARE of them: a member done with its
+         * own finds nothing to take once the other is on its last claim, and
+         * waits for it at the barrier (two of 128 rows, at n = 512 on two
+         * members: 40 us of ~700 a block). */
+        const ptrdiff_t even = gemm_block_rows(kr, rows->size * kr->mr) / kr->mr;
+        const ptrdiff_t quarter = (rows->size + GEMM_CLAIMS_A_SHARE - 1) / GEMM_CLAIMS_A_SHARE;
+        const ptrdiff_t unit = quarter < even ? quarter : even;
         /* Each pass takes rows or finds the range empty: bounded. */
         while (gemm_claim(&rows->taken, rows->size, owner != r, unit, &at, &count)) {
             const ptrdiff_t from = (rows->first + at) * kr->mr;
