@@ -257,8 +257,8 @@ static int blis_probe(const char *file, const char *name)
         struct blis blis;
         int id = -1;
         if (blis_open(&blis, file) == 0) {
-            char value[16] = "";
             if (name && (id = blis_arch_id(&blis, name)) >= 0) {
+                char value[16];
                 snprintf(value, sizeof value, "%d", id);
                 setenv("BLIS_ARCH_TYPE", value, 1);
             }

@@ -201,12 +201,13 @@ static const char *format_rate(double value, char *text, size_t size)
 
 const char *tb_format_summary(struct tb_summary s, char *text, size_t size)
 {
-    char median[24], min[24], max[24];
-    if (isnan(s.median))
+    if (isnan(s.median)) {
         snprintf(text, size, "-");
-    else
-        snprintf(text, size, "%s (%s-%s)", format_rate(s.median, median, sizeof median),
-                 format_rate(s.min, min, sizeof min), format_rate(s.max, max, sizeof max));
+        return text;
+    }
+    char median[24], min[24], max[24];
+    snprintf(text, size, "%s (%s-%s)", format_rate(s.median, median, sizeof median),
+             format_rate(s.min, min, sizeof min), format_rate(s.max, max, sizeof max));
     return text;
 }
 
