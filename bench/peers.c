@@ -379,7 +379,8 @@ static int blis_load(struct run *run, char *why, size_t why_size)
     blis->init();
     /* A name in the environment reads as 0 in BLIS 0.9, whatever it names. */
     const char *chosen = blis->arch_string(blis->arch_query_id());
-    const int misread = value && !s->blis_arch && !is_number(value) && strcasecmp(value, chosen);
+    const int misread =
+        value && !s->blis_arch && !is_number(value) && strcasecmp(value, chosen) != 0;
     snprintf(blis->arch_origin, sizeof blis->arch_origin, "%s%s%s%s",
              value ? "BLIS_ARCH_TYPE=" : "", value ? value : "", value ? ", " : "", origin);
     if (misread)
@@ -591,7 +592,7 @@ static int run_table(struct run *run, enum tb_routine routine, char transa, char
             status = -1;
             break;
         }
-        struct tb_summary result[SIDE_COUNT];
+        struct tb_summary result[SIDE_COUNT] = {{0}};
         double diff[SIDE_COUNT] = {0.0, NAN, NAN};
         long calls[SIDE_COUNT] = {0};
         status = measure(run, &p, result, diff, calls);
@@ -746,7 +747,8 @@ static int parse_routines(const char *text, struct settings *s)
         int named = 0;
         for (int r = 0; r < PEER_ROUTINE_COUNT; r++) {
             const enum tb_routine routine = peer_routines[r];
-            if (strcasecmp(items[i], "all") && strcasecmp(items[i], tb_routine_names[routine]))
+            if (strcasecmp(items[i], "all") != 0 &&
+                strcasecmp(items[i], tb_routine_names[routine]) != 0)
                 continue;
             named = 1;
             int seen = 0;
