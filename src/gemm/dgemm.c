@@ -50,7 +50,7 @@ static bool trans_flag(char t, bool *trans)
 #define GEMM_CLAIMS_A_SHARE 4
 
 /* A member's share of one B block (rows of tiles by panels of B), its
- * rows claimed by all (claims.c): it takes mc rows at a time from their
+ * rows claimed by all (claims.c): it takes a few tiles' rows at a time from their
  * front, as a fixed share would; one done with its own takes rows from
  * the back of the share with the most left, in that share's panels. A
  * member that starts late or runs slow (a busy second vCPU) then loses its
@@ -121,7 +121,7 @@ static int fullest_other(const gemm_job *job, int r, int w)
     return best;
 }
 
-/* Member r's part of one B block's product: its own rows mc at a time, then
+/* Member r's part of one B block's product: its own rows a claim at a time, then
  * what it can take from the others'. */
 static void compute_claimed(const gemm_job *job, int r, int w, ptrdiff_t jc, int nb, ptrdiff_t pc,
                             int kb, const double *b_buf, double *a_buf)
@@ -211,7 +211,8 @@ static void gemm_body(tela_member *self, void *arg)
                 compute_claimed(job, rank, width, jc, nb, pc, kb, b_buf, a_buf);
             else if (work)
                 gemm_compute_block(pr, jc, nb, pc, kb, b_buf, m_from, m_to, jp_from, jp_to, a_buf);
-            /* The next block's packing overwrites shared B: everyone must be done. */
+            /* The next block's packing overwrites shared B, and its claims reset the
+             * words a late member may still be taking this block's rows from. */
             if (!own && (pc + kr->kc < pr->k || jc + block < pr->n))
                 tela_barrier(self);
         }
