@@ -278,7 +278,7 @@ int tb_parse_int_list(const char *program, const char *option, const char *text,
     return 0;
 }
 
-int tb_parse_trans(const char *program, const char *text, char trans[TB_MAX_TRANS][2], int *count)
+int tb_parse_trans(const char *program, const char *text, char (*trans)[2], int *count)
 {
     static const char *const all = "NN,NT,TN,TT";
     char items[TB_MAX_TRANS][32];

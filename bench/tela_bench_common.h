@@ -108,8 +108,8 @@ int tb_split_list(const char *program, const char *option, const char *text, cha
 int tb_parse_int_list(const char *program, const char *option, const char *text, long min, long max,
                       int *out, int max_count, int *count);
 /* --trans: gemm's transpose pairs, a list of NN, NT, TN, TT (either case) or all, into trans
- * (upper case, transa then transb) and its count. */
+ * (TB_MAX_TRANS pairs: upper case, transa then transb) and its count. */
 #define TB_MAX_TRANS 4
-int tb_parse_trans(const char *program, const char *text, char trans[TB_MAX_TRANS][2], int *count);
+int tb_parse_trans(const char *program, const char *text, char (*trans)[2], int *count);
 
 #endif
