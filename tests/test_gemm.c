@@ -161,15 +161,15 @@ static void test_parallel_widths_are_bitwise_equal(void **state)
     /* 203 x 171 x 530: B shared among members (two kc blocks); 530 x 12 x 530: one panel, so
      * members split rows only and each packs the small B itself, over three kc blocks without
      * a barrier; 530 x 40 x 300: a small B, packed by each member at width 3, shared in the
-     * grids of the other widths; 530 x 200 x 530: a larger B packed whole by every member at
-     * widths 2-4 (at least 128 rows each), whose rows are claimed between barriers, and
-     * shared at 8 and 16. */
+     * grids of the other widths; 520 x 136 x 260: a B block over 256 KiB for every kernel,
+     * packed whole by every member at widths 2-4 (at least 128 rows each), whose rows are
+     * claimed between barriers, and shared at 8 and 16. */
     static const tela_int shapes[][3] = {
-        {203, 171, 530}, {530, 12, 530}, {530, 40, 300}, {530, 200, 530}};
+        {203, 171, 530}, {530, 12, 530}, {530, 40, 300}, {520, 136, 260}};
     const tela_int ld = 541; /* >= every dimension */
     /* k columns hold op(A) and op(B) in every transpose case. */
     double *a = random_matrix(530, 530, ld, 7), *b = random_matrix(530, 530, ld, 8);
-    double *c0 = random_matrix(530, 200, ld, 9);
+    double *c0 = random_matrix(530, 171, ld, 9);
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
         check_widths(shapes[s][0], shapes[s][1], shapes[s][2], a, b, c0, ld);
     free(a);
