@@ -12,7 +12,7 @@
  * Only tela.h is used here. */
 #include "bench_median.h"
 #include "tela.h"
-#include "teambench_clock.h"
+#include "tela_bench_common.h"
 #include "teambench_load.h"
 #include "teambench_omp.h"
 
@@ -622,26 +622,6 @@ static void end_width(struct run *run)
 
 /* ---- reporting ------------------------------------------------------------------------------ */
 
-static void read_cpu_model(char *model, size_t size)
-{
-    snprintf(model, size, "unknown");
-    FILE *cpuinfo = fopen("/proc/cpuinfo", "r");
-    if (!cpuinfo)
-        return;
-    char line[512];
-    while (fgets(line, sizeof line, cpuinfo)) {
-        if (strncmp(line, "model name", 10) != 0)
-            continue;
-        const char *value = strchr(line, ':');
-        if (value) {
-            value += 1 + strspn(value + 1, " \t");
-            snprintf(model, size, "%.*s", (int)strcspn(value, "\n"), value);
-        }
-        break;
-    }
-    fclose(cpuinfo);
-}
-
 /* Fewer decimals as times grow, so a 10 ms outlier does not widen every column. */
 static const char *format_value(double value, enum unit unit, char *text, size_t size)
 {
@@ -1033,7 +1013,7 @@ static double expected_seconds(const struct settings *settings)
 static void print_header(FILE *out, const struct settings *settings, double load_lifetime_s)
 {
     char cpu_model[256];
-    read_cpu_model(cpu_model, sizeof cpu_model);
+    tb_cpuinfo_value("model name", cpu_model, sizeof cpu_model);
     cpu_set_t mask;
     int affinity = sched_getaffinity(0, sizeof mask, &mask) == 0 ? CPU_COUNT(&mask) : -1;
     const char *spin_polls = getenv("TELA_SPIN_POLLS");

@@ -26,11 +26,6 @@
 /* Most items tb_parse_int_list takes, whatever max_count says. */
 #define MAX_LIST_INTS 64
 
-void tb_spin_until(int64_t deadline_ns)
-{
-    while (tb_now_ns() < deadline_ns) {}
-}
-
 /* CPU time used so far by the process's threads other than the caller: OpenBLAS's and tela's
  * workers. */
 static int64_t others_cpu_ns(void)
@@ -46,7 +41,7 @@ int tb_settle(int max_ms)
     const int64_t deadline = tb_now_ns() + (int64_t)max_ms * 1000000LL;
     int64_t cpu = others_cpu_ns(), wall = tb_now_ns();
     for (;;) {
-        tb_spin_until(wall + SETTLE_WINDOW_NS);
+        tb_spin_until_ns(wall + SETTLE_WINDOW_NS);
         int64_t cpu_now = others_cpu_ns(), wall_now = tb_now_ns();
         if ((double)(cpu_now - cpu) < SETTLE_IDLE_FRACTION * (double)(wall_now - wall))
             return 0;
@@ -148,7 +143,7 @@ int tb_measure_peaks(const int *threads, int count, int settle_max_ms, struct fm
                 peaks[i] = p;
             if (!tb_peak_is_low(&peaks[i], per_core->gflops))
                 break;
-            tb_spin_until(tb_now_ns() + PEAK_RETRY_GAP_NS);
+            tb_spin_until_ns(tb_now_ns() + PEAK_RETRY_GAP_NS);
         }
     }
     return status;

@@ -8,6 +8,8 @@
 #include "peak.h"
 #include "tela.h"
 
+#include "teambench_clock.h" /* tb_now_ns, tb_spin_until_ns: one clock for every bench program */
+
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
@@ -19,14 +21,6 @@ static inline int64_t tb_clock_ns(clockid_t clock)
     clock_gettime(clock, &ts);
     return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
-
-static inline int64_t tb_now_ns(void)
-{
-    return tb_clock_ns(CLOCK_MONOTONIC);
-}
-
-/* Busy-waits on the clock until deadline_ns. */
-void tb_spin_until(int64_t deadline_ns);
 
 /* Waits, busy, until the process's other threads (the libraries' workers) are idle. Returns 0,
  * or -1 if they were still busy after max_ms. */
