@@ -122,12 +122,18 @@ static void test_running_kernel_blocks_fit(void **state)
     assert_true(kr->nc * column < GEMM_B_BLOCK_BYTES + kr->nr * column);
 }
 
-static bool unpacked(const gemm_kernel *kr, ptrdiff_t m, ptrdiff_t n, ptrdiff_t k, ptrdiff_t lda)
+static bool unpacked_op(const gemm_kernel *kr, bool ta, bool tb, ptrdiff_t m, ptrdiff_t n,
+                        ptrdiff_t k, ptrdiff_t lda, ptrdiff_t ldb)
 {
     static double dummy;
-    const gemm_problem pr = {
-        kr, {&dummy, lda, false}, {&dummy, k, false}, &dummy, m, m, n, k, -1.0, 1.0, GEMM_ALL};
+    const gemm_problem pr = {kr,  {&dummy, lda, ta}, {&dummy, ldb, tb}, &dummy, m, m, n, k, -1.0,
+                             1.0, GEMM_ALL};
     return gemm_prefers_unpacked(&pr);
+}
+
+static bool unpacked(const gemm_kernel *kr, ptrdiff_t m, ptrdiff_t n, ptrdiff_t k, ptrdiff_t lda)
+{
+    return unpacked_op(kr, false, false, m, n, k, lda, k);
 }
 
 static void test_unpacked_path_and_lda(void **state)
@@ -147,6 +153,15 @@ static void test_unpacked_path_and_lda(void **state)
     assert_true(unpacked(kr, 256, 256, 16, 256));
     assert_true(unpacked(kr, 256, 48, 32, 512));
     assert_true(unpacked(kr, 16, 16, 16, 512));
+    /* op(A) = A^T alone: unpacked only while A fits the stack transpose (64 x 64); with op(B) =
+     * B^T too, C^T = B A reads both in place and B (n x k) is the re-read operand, so its
+     * leading dimension decides. */
+    assert_true(unpacked_op(kr, true, false, 64, 200, 64, 64, 64));
+    assert_false(unpacked_op(kr, true, false, 128, 128, 128, 128, 128));
+    assert_true(unpacked_op(kr, true, true, 128, 128, 128, 130, 130));
+    assert_true(unpacked_op(kr, true, true, 256, 256, 32, 512, 520));
+    assert_false(unpacked_op(kr, true, true, 256, 256, 32, 520, 512));
+    assert_false(unpacked_op(kr, true, true, 512, 512, 512, 520, 520));
 }
 
 /* Counts the members of a region whose thread lacks a kept buffer for the

@@ -95,6 +95,21 @@ static void test_odd_sizes_all_transposes(void **state)
                              sizes[z], 1.5, 0.5, (x + y) % 3, seed++);
 }
 
+/* Every tile shape of the unpacked path: 1-16 rows in one or two vectors, with and without a
+ * masked last vector, and 1-12 columns a tile (n = 13 and 23-25 cut into two tiles of unequal
+ * width), beta = 0 over NaN-free C and beta != 0, lda, ldb and ldc past the rows. */
+static void test_small_tile_shapes(void **state)
+{
+    (void)state;
+    unsigned seed = 500;
+    for (int t = 0; t < 4; t++)
+        for (tela_int m = 1; m <= 24; m += m < 17 ? 1 : 7)
+            for (tela_int n = 1; n <= 25; n += n < 13 ? 1 : n < 23 ? 10 : 1)
+                for (tela_int k = 1; k <= 4; k += 3)
+                    run_case(tela_par_seq(), transposes[t][0], transposes[t][1], m, n, k, -1.25,
+                             (m + n) % 2 ? 0.0 : 0.75, 1 + (m + n + k) % 3, seed++);
+}
+
 static void test_blocked_sizes_and_scalars(void **state)
 {
     (void)state;
@@ -163,9 +178,10 @@ static void test_parallel_widths_are_bitwise_equal(void **state)
      * a barrier; 530 x 40 x 300: a small B, packed by each member at width 3, shared in the
      * grids of the other widths; 520 x 136 x 260: a B block over 256 KiB for every kernel,
      * packed whole by every member at widths 2-4 (at least 128 rows each), whose rows are
-     * claimed between barriers, and shared at 8 and 16. */
+     * claimed between barriers, and shared at 8 and 16; 150 x 170 x 120: the unpacked path
+     * (with AVX-512) for NN, NT and TT (C^T = B A), members taking columns of C. */
     static const tela_int shapes[][3] = {
-        {203, 171, 530}, {530, 12, 530}, {530, 40, 300}, {520, 136, 260}};
+        {203, 171, 530}, {530, 12, 530}, {530, 40, 300}, {520, 136, 260}, {150, 170, 120}};
     const tela_int ld = 541; /* >= every dimension */
     /* k columns hold op(A) and op(B) in every transpose case. */
     double *a = random_matrix(530, 530, ld, 7), *b = random_matrix(530, 530, ld, 8);
@@ -290,6 +306,7 @@ int main(void)
     printf("micro-kernel: %s\n", kernel && *kernel ? kernel : "(cpuid's choice)");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_odd_sizes_all_transposes),
+        cmocka_unit_test(test_small_tile_shapes),
         cmocka_unit_test(test_blocked_sizes_and_scalars),
         cmocka_unit_test(test_parallel_widths_are_bitwise_equal),
         cmocka_unit_test(test_beta_zero_overwrites_nan),

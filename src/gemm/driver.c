@@ -153,18 +153,23 @@ bool gemm_prefers_unpacked(const gemm_problem *pr)
         return false;
     if (gemm_is_small(m, n, k))
         return true;
-    /* op(A) = A^T is read in place only when it fits the stack transpose. */
-    if (!pr->kernel->unpacked_fast || (pr->a.trans && m * k > GEMM_SMALL_TRANSPOSE_MAX))
+    /* op(A) = A^T alone is read in place only when it fits the stack transpose; with op(B) = B^T
+     * too, C^T = B A is computed from both operands in place. */
+    const bool both = pr->a.trans && pr->b.trans;
+    if (!pr->kernel->unpacked_fast || (pr->a.trans && !both && m * k > GEMM_SMALL_TRANSPOSE_MAX))
         return false;
-    /* The unpacked AVX-512 path re-reads A (m x k) once per 8 columns of C
-     * and B once per 16 rows. Measured on Zen 5 against packing: it wins
-     * while A stays in L1 whatever n, or in half of L2 for n <= 256
-     * (square up to 256: 104 against 99 GFLOP/s; 2000 x 16 x 16: 83
-     * against 29; 384^3 and 1000 x 1000 x 16 lose). */
-    const double a_elements = (double)m * (double)k;
-    if (!pr->a.trans && n >= 64 && columns_per_l1_set(pr->a.ld, k) > 8)
+    /* The unpacked AVX-512 path re-reads A (m x k) once per 12 columns of C and B once per 16
+     * rows (both transposed: B (n x k) once per 8 rows of C, A once per 16 columns). Measured on
+     * Zen 5 against packing: it wins while the re-read operand stays in L1 whatever the other
+     * side, or in half of L2 when the other side is at most 256 (square up to 256: 104 against
+     * 99 GFLOP/s; 2000 x 16 x 16: 83 against 29; 384^3 and 1000 x 1000 x 16 lose; both
+     * transposed, 96-192: 1.01-1.10x, 256 level). */
+    const double reread = both ? (double)n * (double)k : (double)m * (double)k;
+    const ptrdiff_t other = both ? m : n;
+    if ((both || !pr->a.trans) && other >= 64 &&
+        columns_per_l1_set(both ? pr->b.ld : pr->a.ld, k) > 8)
         return false;
-    return a_elements <= 6144.0 || (a_elements <= 65536.0 && n <= 256);
+    return reread <= 6144.0 || (reread <= 65536.0 && other <= 256);
 }
 
 void gemm_small(const gemm_problem *pr)

@@ -319,4 +319,33 @@ bool gemm_prefers_unpacked(const gemm_problem *pr);
 /* Scales C by beta (beta = 0: zero, overwriting NaN), for alpha = 0 or k = 0. */
 void gemm_scale_c(double *c, ptrdiff_t ldc, ptrdiff_t m, ptrdiff_t n, double beta);
 
+/* For the files compiled with AVX-512 flags (the packers, the small path): rows r[0..7]
+ * (8 doubles each) become columns, r[q] then holding element q of every row. */
+#if defined(__AVX512F__)
+#include <immintrin.h>
+static inline void gemm_transpose8_avx512(__m512d r[8])
+{
+    const __m512i lo_pairs = _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0);
+    const __m512i hi_pairs = _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2);
+    __m512d t[8], u[8];
+    for (int q = 0; q < 4; q++) {
+        const int e = 2 * q, o = 2 * q + 1;
+        t[e] = _mm512_unpacklo_pd(r[e], r[o]);
+        t[o] = _mm512_unpackhi_pd(r[e], r[o]);
+    }
+    /* t[0] = a0 b0 a2 b2 a4 b4 a6 b6, t[1] = a1 b1 a3 b3 ..., t[2] = c0 d0 ... */
+    for (int q = 0; q < 2; q++) {
+        for (int s = 0; s < 2; s++) {
+            u[4 * q + s] = _mm512_permutex2var_pd(t[4 * q + s], lo_pairs, t[4 * q + 2 + s]);
+            u[4 * q + 2 + s] = _mm512_permutex2var_pd(t[4 * q + s], hi_pairs, t[4 * q + 2 + s]);
+        }
+    }
+    /* u[0] = a0 b0 c0 d0 a4 b4 c4 d4, u[1] = a1 b1 c1 d1 a5 ..., u[2] = a2 .., u[3] = a3 .. */
+    for (int s = 0; s < 4; s++) {
+        r[s] = _mm512_shuffle_f64x2(u[s], u[4 + s], 0x44);
+        r[4 + s] = _mm512_shuffle_f64x2(u[s], u[4 + s], 0xee);
+    }
+}
+#endif
+
 #endif /* TELA_GEMM_H */

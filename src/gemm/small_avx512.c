@@ -1,167 +1,262 @@
-/* small_avx512.c — dgemm's small path for AVX-512F + FMA: no packing, C's columns in blocks of
- * 4 and rows in blocks of 8 (masked at the edge) held in registers over k, for products too small
- * to amortise packing. Compiled with -mavx512f -mfma (CMakeLists.txt), chosen by the registry. */
+/* small_avx512.c — dgemm's unpacked path for AVX-512F + FMA: no packing, tiles of C of up to 16
+ * rows (two vectors, the last masked at the edge) by up to 12 columns held in registers over k,
+ * for products too small to amortise packing. Compiled with -mavx512f -mfma (CMakeLists.txt). */
 #include "gemm/gemm.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>
 
-/* A is read in place when untransposed; op(A) = A^T is read row by row as dot products along k
- * (contiguous in A). Serial only: nothing here is split. */
+/* A is read in place when untransposed, and so are both operands when both are transposed (C^T =
+ * B A); op(A) = A^T alone is copied transposed onto the stack when it fits, else read row by row
+ * as dot products along k. Serial: callers split C's columns between members. */
 
-/* Up to 8 rows of one column: C = alpha acc + beta C (beta = 0: C not read). */
-static inline void small_store_half(double *c, __mmask8 rows, __m512d acc, __m512d va, __m512d vb,
-                                    double beta)
+/* One tile's operands: nv vectors of 8 rows (the last masked) by nr columns of C, over all k.
+ * op(B)(p, j) = b[p * step_p + j * step_j]. */
+#define SMALL_NR 12 /* most columns of a tile */
+
+typedef struct small_tile {
+    const double *a;
+    ptrdiff_t lda, k;
+    const double *b;
+    ptrdiff_t step_p, step_j;
+    double *c;
+    ptrdiff_t ldc;
+    __mmask8 last; /* rows of the last vector */
+    double alpha, beta;
+} small_tile;
+
+/* Eight rows, or the first of them in mask (a masked load cost ~5% at 32-128 where no row is
+ * missing, so whole tiles have instances without masks). */
+static inline __m512d small_load(bool masked, __mmask8 mask, const double *x)
 {
-    __m512d r = _mm512_mul_pd(va, acc);
-    if (beta != 0.0)
-        r = _mm512_fmadd_pd(vb, _mm512_maskz_loadu_pd(rows, c), r);
-    _mm512_mask_storeu_pd(c, rows, r);
+    return masked ? _mm512_maskz_loadu_pd(mask, x) : _mm512_loadu_pd(x);
 }
 
-/* One column of a 16-row block. */
-static inline void small_store(double *c, __mmask8 lo, __mmask8 hi, __m512d acc0, __m512d acc1,
-                               __m512d va, __m512d vb, double beta)
+static inline void small_save(bool masked, __mmask8 mask, double *x, __m512d v)
 {
-    small_store_half(c, lo, acc0, va, vb, beta);
-    small_store_half(c + 8, hi, acc1, va, vb, beta);
+    if (masked)
+        _mm512_mask_storeu_pd(x, mask, v);
+    else
+        _mm512_storeu_pd(x, v);
 }
 
-/* 16 rows x up to 4 columns of C: 8 independent FMA chains. Missing
- * columns repeat the last one (computed, never stored): the accumulators
- * stay in registers without a branch per column. */
-static void small_block4(const gemm_problem *pr, ptrdiff_t i0, __mmask8 lo, __mmask8 hi,
-                         const double *b, ptrdiff_t step_p, ptrdiff_t step_j, int cols, double *cq,
-                         __m512d va, __m512d vb)
+/* C = op(A) op(B) with both transposed is computed as its transpose B A, whose operands are
+ * read in place like A and B untransposed: a tile's accumulators then hold rows of C (acc[v][i]:
+ * row i0 + i, columns j0 + 8v ..), turned into columns by 8 x 8 transposes in registers. Each
+ * element is the same chain of FMAs in k's order as through a transposed copy of A, so the same
+ * bits. nr <= 8 rows of C; masked: the last vector holds fewer than 8 columns. */
+static inline __attribute__((always_inline)) void small_store_transposed(const small_tile *t,
+                                                                         __m512d acc[2][SMALL_NR],
+                                                                         const int nv, const int nr,
+                                                                         const bool masked)
 {
-    const double *b0 = b;
-    const double *b1 = b0 + (cols > 1 ? 1 : 0) * step_j;
-    const double *b2 = b0 + (cols > 2 ? 2 : cols - 1) * step_j;
-    const double *b3 = b0 + (cols > 3 ? 3 : cols - 1) * step_j;
-    __m512d c0 = _mm512_setzero_pd(), c1 = c0, c2 = c0, c3 = c0, c4 = c0, c5 = c0, c6 = c0, c7 = c0;
-    const double *a = pr->a.p + i0;
-    const ptrdiff_t lda = pr->a.ld, k = pr->k;
-    for (ptrdiff_t p = 0; p < k; p++, a += lda) {
-        const __m512d a0 = _mm512_maskz_loadu_pd(lo, a);
-        const __m512d a1 = _mm512_maskz_loadu_pd(hi, a + 8);
-        const ptrdiff_t off = p * step_p;
-        const __m512d v0 = _mm512_set1_pd(b0[off]), v1 = _mm512_set1_pd(b1[off]);
-        const __m512d v2 = _mm512_set1_pd(b2[off]), v3 = _mm512_set1_pd(b3[off]);
-        c0 = _mm512_fmadd_pd(a0, v0, c0);
-        c1 = _mm512_fmadd_pd(a1, v0, c1);
-        c2 = _mm512_fmadd_pd(a0, v1, c2);
-        c3 = _mm512_fmadd_pd(a1, v1, c3);
-        c4 = _mm512_fmadd_pd(a0, v2, c4);
-        c5 = _mm512_fmadd_pd(a1, v2, c5);
-        c6 = _mm512_fmadd_pd(a0, v3, c6);
-        c7 = _mm512_fmadd_pd(a1, v3, c7);
+    const __m512d va = _mm512_set1_pd(t->alpha), vb = _mm512_set1_pd(t->beta);
+    const __mmask8 rows = (__mmask8)((1u << nr) - 1u);
+    const bool short_rows = nr < 8;
+    const ptrdiff_t ldc = t->ldc;
+    __m512d col[2][8];
+#pragma GCC unroll 2
+    for (int v = 0; v < nv; v++) {
+#pragma GCC unroll 8
+        for (int i = 0; i < 8; i++)
+            col[v][i] = i < nr ? acc[v][i] : _mm512_setzero_pd();
+        gemm_transpose8_avx512(col[v]);
     }
-    const double beta = pr->beta;
-    small_store(cq, lo, hi, c0, c1, va, vb, beta);
-    if (cols > 1)
-        small_store(cq + pr->ldc, lo, hi, c2, c3, va, vb, beta);
-    if (cols > 2)
-        small_store(cq + 2 * pr->ldc, lo, hi, c4, c5, va, vb, beta);
-    if (cols > 3)
-        small_store(cq + 3 * pr->ldc, lo, hi, c6, c7, va, vb, beta);
-}
-
-/* 16 rows x 5 to 8 columns: 16 chains, so the FMA units stay fed while
- * the loads of A and B (no packing here) keep up. */
-static void small_block8(const gemm_problem *pr, ptrdiff_t i0, __mmask8 lo, __mmask8 hi,
-                         const double *b, ptrdiff_t step_p, ptrdiff_t step_j, int cols, double *cq,
-                         __m512d va, __m512d vb)
-{
-    const double *bj[8];
-#pragma GCC unroll 8
-    for (int j = 0; j < 8; j++)
-        bj[j] = b + (j < cols ? j : cols - 1) * step_j;
-    __m512d c_lo[8], c_hi[8];
-#pragma GCC unroll 8
-    for (int j = 0; j < 8; j++)
-        c_lo[j] = c_hi[j] = _mm512_setzero_pd();
-    const double *a = pr->a.p + i0;
-    const ptrdiff_t lda = pr->a.ld, k = pr->k;
-    for (ptrdiff_t p = 0; p < k; p++, a += lda) {
-        const __m512d a0 = _mm512_maskz_loadu_pd(lo, a);
-        const __m512d a1 = _mm512_maskz_loadu_pd(hi, a + 8);
-        const ptrdiff_t off = p * step_p;
+    const int cols_last = masked ? __builtin_popcount(t->last) : 8;
+    /* As in the untransposed store: every column read before any is written. */
+#pragma GCC unroll 2
+    for (int v = 0; v < nv; v++) {
+        const int cols = v == nv - 1 ? cols_last : 8;
 #pragma GCC unroll 8
         for (int j = 0; j < 8; j++) {
-            const __m512d v = _mm512_set1_pd(bj[j][off]);
-            c_lo[j] = _mm512_fmadd_pd(a0, v, c_lo[j]);
-            c_hi[j] = _mm512_fmadd_pd(a1, v, c_hi[j]);
+            if (j >= cols)
+                break;
+            col[v][j] = _mm512_mul_pd(va, col[v][j]);
+            if (t->beta != 0.0)
+                col[v][j] = _mm512_fmadd_pd(
+                    vb, small_load(short_rows, rows, t->c + (8 * v + j) * ldc), col[v][j]);
         }
     }
-    /* Constant indices only: a variable one made gcc keep the
-     * accumulators in memory inside the k loop. */
+#pragma GCC unroll 2
+    for (int v = 0; v < nv; v++) {
+        const int cols = v == nv - 1 ? cols_last : 8;
 #pragma GCC unroll 8
-    for (int j = 0; j < 8; j++)
-        if (j < cols)
-            small_store(cq + j * pr->ldc, lo, hi, c_lo[j], c_hi[j], va, vb, pr->beta);
+        for (int j = 0; j < 8; j++) {
+            if (j >= cols)
+                break;
+            small_save(short_rows, rows, t->c + (8 * v + j) * ldc, col[v][j]);
+        }
+    }
 }
 
-/* A whole 16 x 8 block: no masks, and B's columns reached from two
- * pointers, four columns apart, so the k loop keeps its 16 accumulators,
- * A's two vectors and the broadcast in registers (small_block8's eight
- * clamped pointers and its masks were spilled to the stack there, reloaded
- * every step). The same operations in the same order as small_block8. */
-static void small_whole8(const gemm_problem *pr, ptrdiff_t i0, const double *b, ptrdiff_t step_p,
-                         ptrdiff_t step_j, double *cq, __m512d va, __m512d vb)
+/* nv x nr accumulators, each one element chain of FMAs in k's order, so any tiling of C gives
+ * the same bits. nv and nr are constants in each instance below: gcc then keeps the
+ * accumulators, A's vectors and the broadcast in registers (up to 24 + 2 + 1 of 32 zmm), and
+ * op(B)'s columns are reached from one base per four columns and two strides (a clamped pointer
+ * per column was spilled and reloaded at every step). */
+static inline __attribute__((always_inline)) void small_tile_run(const small_tile *t, const int nv,
+                                                                 const int nr, const bool masked,
+                                                                 const bool transposed)
 {
-    __m512d c_lo[8], c_hi[8];
-#pragma GCC unroll 8
-    for (int j = 0; j < 8; j++)
-        c_lo[j] = c_hi[j] = _mm512_setzero_pd();
-    const double *a = pr->a.p + i0, *b4 = b + 4 * step_j;
-    const ptrdiff_t lda = pr->a.ld, k = pr->k;
-    for (ptrdiff_t p = 0; p < k; p++, a += lda, b += step_p, b4 += step_p) {
-        const __m512d a0 = _mm512_loadu_pd(a);
-        const __m512d a1 = _mm512_loadu_pd(a + 8);
-#pragma GCC unroll 4
-        for (int j = 0; j < 4; j++) {
-            const __m512d v = _mm512_set1_pd(b[j * step_j]);
-            c_lo[j] = _mm512_fmadd_pd(a0, v, c_lo[j]);
-            c_hi[j] = _mm512_fmadd_pd(a1, v, c_hi[j]);
-        }
-#pragma GCC unroll 4
-        for (int j = 0; j < 4; j++) {
-            const __m512d v = _mm512_set1_pd(b4[j * step_j]);
-            c_lo[4 + j] = _mm512_fmadd_pd(a0, v, c_lo[4 + j]);
-            c_hi[4 + j] = _mm512_fmadd_pd(a1, v, c_hi[4 + j]);
+    __m512d acc[2][SMALL_NR];
+#pragma GCC unroll 12
+    for (int j = 0; j < nr; j++)
+        acc[0][j] = acc[1][j] = _mm512_setzero_pd();
+    const ptrdiff_t lda = t->lda, k = t->k, step_p = t->step_p, s1 = t->step_j, s3 = 3 * s1;
+    const double *a = t->a, *b0 = t->b;
+    const double *b4 = nr > 4 ? b0 + 4 * s1 : b0, *b8 = nr > 8 ? b0 + 8 * s1 : b0;
+    const __mmask8 last = t->last;
+    for (ptrdiff_t p = 0; p < k; p++, a += lda, b0 += step_p, b4 += step_p, b8 += step_p) {
+        const __m512d a0 = small_load(nv == 1 && masked, last, a);
+        const __m512d a1 = nv == 2 ? small_load(masked, last, a + 8) : a0;
+#pragma GCC unroll 12
+        for (int j = 0; j < nr; j++) {
+            const double *q = j < 4 ? b0 : j < 8 ? b4 : b8;
+            const int r = j % 4;
+            const __m512d v = _mm512_set1_pd(r == 0   ? q[0]
+                                             : r == 1 ? q[s1]
+                                             : r == 2 ? q[2 * s1]
+                                                      : q[s3]);
+            acc[0][j] = _mm512_fmadd_pd(a0, v, acc[0][j]);
+            if (nv == 2)
+                acc[1][j] = _mm512_fmadd_pd(a1, v, acc[1][j]);
         }
     }
-#pragma GCC unroll 8
-    for (int j = 0; j < 8; j++)
-        small_store(cq + j * pr->ldc, 0xff, 0xff, c_lo[j], c_hi[j], va, vb, pr->beta);
+    if (transposed) {
+        small_store_transposed(t, acc, nv, nr, masked);
+        return;
+    }
+    /* Every column of C is read before any is written: a load overlapping an earlier masked
+     * store (the next column, ldc not a multiple of 8) waits for that store to retire, and column
+     * by column that wait came once per column (12 x 12 x 12 took 130 ns, 16^3 100). */
+    const __m512d va = _mm512_set1_pd(t->alpha), vb = _mm512_set1_pd(t->beta);
+    const ptrdiff_t ldc = t->ldc;
+#pragma GCC unroll 12
+    for (int j = 0; j < nr; j++) {
+        acc[0][j] = _mm512_mul_pd(va, acc[0][j]);
+        if (nv == 2)
+            acc[1][j] = _mm512_mul_pd(va, acc[1][j]);
+    }
+    if (t->beta != 0.0) {
+#pragma GCC unroll 12
+        for (int j = 0; j < nr; j++) {
+            const double *c = t->c + j * ldc;
+            acc[0][j] = _mm512_fmadd_pd(vb, small_load(nv == 1 && masked, last, c), acc[0][j]);
+            if (nv == 2)
+                acc[1][j] = _mm512_fmadd_pd(vb, small_load(masked, last, c + 8), acc[1][j]);
+        }
+    }
+#pragma GCC unroll 12
+    for (int j = 0; j < nr; j++) {
+        double *c = t->c + j * ldc;
+        small_save(nv == 1 && masked, last, c, acc[0][j]);
+        if (nv == 2)
+            small_save(masked, last, c + 8, acc[1][j]);
+    }
 }
-
-/* At most 8 rows x 8 columns: one vector a column (the blocks above also
- * compute a second, masked-off one), the mask held in one register. */
-static void small_short8(const gemm_problem *pr, ptrdiff_t i0, __mmask8 lo, const double *b,
-                         ptrdiff_t step_p, ptrdiff_t step_j, double *cq, __m512d va, __m512d vb)
-{
-    __m512d acc[8];
-#pragma GCC unroll 8
-    for (int j = 0; j < 8; j++)
-        acc[j] = _mm512_setzero_pd();
-    const double *a = pr->a.p + i0;
-    const ptrdiff_t lda = pr->a.ld, k = pr->k;
-    for (ptrdiff_t p = 0; p < k; p++, a += lda, b += step_p) {
-        const __m512d a0 = _mm512_maskz_loadu_pd(lo, a);
-#pragma GCC unroll 8
-        for (int j = 0; j < 8; j++)
-            acc[j] = _mm512_fmadd_pd(a0, _mm512_set1_pd(b[j * step_j]), acc[j]);
+#define SMALL_TILE(nv, nr)                                                                         \
+    static void small_tile_##nv##_##nr(const small_tile *t)                                        \
+    {                                                                                              \
+        small_tile_run(t, nv, nr, false, false);                                                   \
+    }                                                                                              \
+    static void small_tile_##nv##_##nr##_masked(const small_tile *t)                               \
+    {                                                                                              \
+        small_tile_run(t, nv, nr, true, false);                                                    \
     }
-#pragma GCC unroll 8
-    for (int j = 0; j < 8; j++)
-        small_store_half(cq + j * pr->ldc, lo, acc[j], va, vb, pr->beta);
+#define SMALL_TILES(nv)                                                                            \
+    SMALL_TILE(nv, 1)                                                                              \
+    SMALL_TILE(nv, 2)                                                                              \
+    SMALL_TILE(nv, 3)                                                                              \
+    SMALL_TILE(nv, 4)                                                                              \
+    SMALL_TILE(nv, 5)                                                                              \
+    SMALL_TILE(nv, 6)                                                                              \
+    SMALL_TILE(nv, 7)                                                                              \
+    SMALL_TILE(nv, 8)                                                                              \
+    SMALL_TILE(nv, 9)                                                                              \
+    SMALL_TILE(nv, 10)                                                                             \
+    SMALL_TILE(nv, 11)                                                                             \
+    SMALL_TILE(nv, 12)
+SMALL_TILES(1)
+SMALL_TILES(2)
+#define SMALL_ROW(nv, suffix)                                                                      \
+    {                                                                                              \
+        small_tile_##nv##_1##suffix, small_tile_##nv##_2##suffix, small_tile_##nv##_3##suffix,     \
+            small_tile_##nv##_4##suffix, small_tile_##nv##_5##suffix, small_tile_##nv##_6##suffix, \
+            small_tile_##nv##_7##suffix, small_tile_##nv##_8##suffix, small_tile_##nv##_9##suffix, \
+            small_tile_##nv##_10##suffix, small_tile_##nv##_11##suffix,                            \
+            small_tile_##nv##_12##suffix                                                           \
+    }
+#define SMALL_TILE_TRANSPOSED(nv, nr)                                                              \
+    static void small_tile_t_##nv##_##nr(const small_tile *t)                                      \
+    {                                                                                              \
+        small_tile_run(t, nv, nr, false, true);                                                    \
+    }                                                                                              \
+    static void small_tile_t_##nv##_##nr##_masked(const small_tile *t)                             \
+    {                                                                                              \
+        small_tile_run(t, nv, nr, true, true);                                                     \
+    }
+#define SMALL_TILES_TRANSPOSED(nv)                                                                 \
+    SMALL_TILE_TRANSPOSED(nv, 1)                                                                   \
+    SMALL_TILE_TRANSPOSED(nv, 2)                                                                   \
+    SMALL_TILE_TRANSPOSED(nv, 3)                                                                   \
+    SMALL_TILE_TRANSPOSED(nv, 4)                                                                   \
+    SMALL_TILE_TRANSPOSED(nv, 5)                                                                   \
+    SMALL_TILE_TRANSPOSED(nv, 6)                                                                   \
+    SMALL_TILE_TRANSPOSED(nv, 7)                                                                   \
+    SMALL_TILE_TRANSPOSED(nv, 8)
+SMALL_TILES_TRANSPOSED(1)
+SMALL_TILES_TRANSPOSED(2)
+#define SMALL_ROW_TRANSPOSED(nv, suffix)                                                           \
+    {                                                                                              \
+        small_tile_t_##nv##_1##suffix, small_tile_t_##nv##_2##suffix,                              \
+            small_tile_t_##nv##_3##suffix, small_tile_t_##nv##_4##suffix,                          \
+            small_tile_t_##nv##_5##suffix, small_tile_t_##nv##_6##suffix,                          \
+            small_tile_t_##nv##_7##suffix, small_tile_t_##nv##_8##suffix                           \
+    }
+/* [vectors - 1][rows missing from the last vector][columns - 1] */
+static void (*const small_tiles[2][2][SMALL_NR])(const small_tile *) = {
+    {SMALL_ROW(1, ), SMALL_ROW(1, _masked)}, {SMALL_ROW(2, ), SMALL_ROW(2, _masked)}};
+/* The same for C's transpose: [vectors of C's columns - 1][masked][C's rows - 1]. */
+static void (*const small_tiles_transposed[2][2][8])(const small_tile *) = {
+    {SMALL_ROW_TRANSPOSED(1, ), SMALL_ROW_TRANSPOSED(1, _masked)},
+    {SMALL_ROW_TRANSPOSED(2, ), SMALL_ROW_TRANSPOSED(2, _masked)}};
+
+/* op(A) = A^T, op(B) = B^T: C^T = B A tile by tile, B's rows in vectors of 8 (C's columns) and
+ * A's columns (C's rows) broadcast, 8 rows of C a tile so that one transpose turns a vector's
+ * accumulators into columns. No copy of either operand. */
+static void small_transposed(const gemm_problem *pr)
+{
+    const ptrdiff_t m = pr->m, n = pr->n;
+    small_tile t = {.lda = pr->b.ld,
+                    .k = pr->k,
+                    .step_p = 1,
+                    .step_j = pr->a.ld,
+                    .ldc = pr->ldc,
+                    .alpha = pr->alpha,
+                    .beta = pr->beta};
+    const ptrdiff_t tiles = (m + 7) / 8, narrow = m / tiles, wide = m % tiles;
+    for (ptrdiff_t q = 0, i0 = 0; q < tiles; q++) {
+        const int nr = (int)(narrow + (q < wide));
+        t.b = pr->a.p + i0 * pr->a.ld;
+        for (ptrdiff_t j0 = 0; j0 < n; j0 += 16) {
+            const int cols = n - j0 < 16 ? (int)(n - j0) : 16, nv = cols > 8 ? 2 : 1;
+            t.last = (__mmask8)((1u << (cols - 8 * (nv - 1))) - 1u);
+            t.a = pr->b.p + j0;
+            t.c = pr->c + i0 + j0 * pr->ldc;
+            small_tiles_transposed[nv - 1][t.last != 0xff][nr - 1](&t);
+        }
+        i0 += nr;
+    }
 }
 
 void gemm_small_avx512(const gemm_problem *pr)
 {
     const ptrdiff_t m = pr->m, n = pr->n, k = pr->k;
     const double alpha = pr->alpha, beta = pr->beta;
+    if (pr->a.trans && pr->b.trans) {
+        small_transposed(pr);
+        return;
+    }
     if (pr->a.trans && m * k <= GEMM_SMALL_TRANSPOSE_MAX) {
         /* op(A) = A^T, small: transposed onto the stack, then the fast form. */
         double at[GEMM_SMALL_TRANSPOSE_MAX];
@@ -196,28 +291,28 @@ void gemm_small_avx512(const gemm_problem *pr)
         }
         return;
     }
-    const __m512d va = _mm512_set1_pd(alpha), vb = _mm512_set1_pd(beta);
-    /* op(B)(p, j) = bb[p * step_p + j * step_j]. */
+    /* Columns in as few tiles of at most SMALL_NR as cover n, of even width; rows in blocks of
+     * 16, the last one of 1-16 rows (masked). */
     const ptrdiff_t step_p = pr->b.trans ? pr->b.ld : 1, step_j = pr->b.trans ? 1 : pr->b.ld;
-    for (ptrdiff_t j0 = 0; j0 < n;) {
-        const int cols = n - j0 < 8 ? (int)(n - j0) : 8;
+    small_tile t = {.lda = pr->a.ld,
+                    .k = k,
+                    .step_p = step_p,
+                    .step_j = step_j,
+                    .ldc = pr->ldc,
+                    .alpha = alpha,
+                    .beta = beta};
+    const ptrdiff_t tiles = (n + SMALL_NR - 1) / SMALL_NR, narrow = n / tiles, wide = n % tiles;
+    for (ptrdiff_t q = 0, j0 = 0; q < tiles; q++) {
+        const int nr = (int)(narrow + (q < wide));
+        t.b = pr->b.p + j0 * step_j;
         for (ptrdiff_t i0 = 0; i0 < m; i0 += 16) {
-            const int rows = m - i0 < 16 ? (int)(m - i0) : 16;
-            const __mmask8 lo = (__mmask8)(rows >= 8 ? 0xffu : (1u << rows) - 1u);
-            const __mmask8 hi = (__mmask8)(rows <= 8 ? 0u : (1u << (rows - 8)) - 1u);
-            double *cq = pr->c + i0 + j0 * pr->ldc;
-            if (cols == 8 && rows == 16)
-                small_whole8(pr, i0, pr->b.p + j0 * step_j, step_p, step_j, cq, va, vb);
-            else if (cols == 8 && rows <= 8)
-                small_short8(pr, i0, lo, pr->b.p + j0 * step_j, step_p, step_j, cq, va, vb);
-            else if (cols > 4)
-                small_block8(pr, i0, lo, hi, pr->b.p + j0 * step_j, step_p, step_j, cols, cq, va,
-                             vb);
-            else
-                small_block4(pr, i0, lo, hi, pr->b.p + j0 * step_j, step_p, step_j, cols, cq, va,
-                             vb);
+            const int rows = m - i0 < 16 ? (int)(m - i0) : 16, nv = rows > 8 ? 2 : 1;
+            t.last = (__mmask8)((1u << (rows - 8 * (nv - 1))) - 1u);
+            t.a = pr->a.p + i0;
+            t.c = pr->c + i0 + j0 * pr->ldc;
+            small_tiles[nv - 1][t.last != 0xff][nr - 1](&t);
         }
-        j0 += cols > 4 ? 8 : 4;
+        j0 += nr;
     }
 }
 #else
