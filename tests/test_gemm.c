@@ -173,13 +173,14 @@ static void check_widths(tela_int m, tela_int n, tela_int k, const double *a, co
 static void test_parallel_widths_are_bitwise_equal(void **state)
 {
     (void)state;
-    /* 203 x 171 x 530: B shared among members (two kc blocks); 530 x 12 x 530: one panel, so
-     * members split rows only and each packs the small B itself, over three kc blocks without
-     * a barrier; 530 x 40 x 300: a small B, packed by each member at width 3, shared in the
-     * grids of the other widths; 520 x 136 x 260: a B block over 256 KiB for every kernel,
-     * packed whole by every member at widths 2-4 (at least 128 rows each), whose rows are
-     * claimed between barriers, and shared at 8 and 16; 150 x 170 x 120: the unpacked path
-     * (with AVX-512) for NN, NT and TT (C^T = B A), members taking columns of C. */
+    /* 203 x 171 x 530: two kc blocks, B copied by each member at widths 2-3 and shared from 4
+     * on (fewer than 64 rows a member); 530 x 12 x 530: one panel, so members split rows only
+     * and each packs the small B itself, over three kc blocks without a barrier; 530 x 40 x
+     * 300: a small B, packed by each member at width 3, shared in the grids of the other
+     * widths; 520 x 136 x 260: a B block over 256 KiB for every kernel, packed whole by every
+     * member at widths 2-8 (at least 64 rows each), whose rows are claimed between barriers,
+     * and shared at 16; 150 x 170 x 120: the unpacked path (with AVX-512) for NN, NT and TT
+     * (C^T = B A), members taking columns of C. */
     static const tela_int shapes[][3] = {
         {203, 171, 530}, {530, 12, 530}, {530, 40, 300}, {520, 136, 260}, {150, 170, 120}};
     const tela_int ld = 541; /* >= every dimension */

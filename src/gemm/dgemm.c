@@ -41,9 +41,10 @@ static bool trans_flag(char t, bool *trans)
  * other core had read, and its kernels then read half of B from that core:
  * on two Zen 5 cores half of a 256 x 264 block packed in 36-41 us where
  * one core packs all of it in 13 (docs/gemm.md, "Larger B blocks packed
- * by every member too"). Wider teams on few rows share the packing, as
- * BLIS does. */
-#define GEMM_COPIES_MIN_ROWS 128
+ * by every member too"). 64 rows: at 64-128 rows a member (130-250 rows on
+ * two) copies were level or up to 24% faster in every shape measured.
+ * Wider teams on fewer rows share the packing, as BLIS does. */
+#define GEMM_COPIES_MIN_ROWS 64
 #define GEMM_COPIES_BYTES    ((size_t)32 << 20)
 
 /* The fewest claims a member's rows of one B block are cut into (compute_claimed). */
