@@ -136,6 +136,37 @@ static bool unpacked(const gemm_kernel *kr, ptrdiff_t m, ptrdiff_t n, ptrdiff_t 
     return unpacked_op(kr, false, false, m, n, k, lda, k);
 }
 
+static void expect_grid(int width, ptrdiff_t m_tiles, int n_panels, int wm, int wn)
+{
+    int rows = 0, cols = 0;
+    gemm_split_grid(width, m_tiles, n_panels, &rows, &cols);
+    if (rows != wm || cols != wn)
+        fail_msg("width %d, %td tiles x %d panels: grid %d x %d, expected %d x %d", width, m_tiles,
+                 n_panels, rows, cols, wm, wn);
+}
+
+static void test_member_grids(void **state)
+{
+    (void)state;
+    expect_grid(1, 16, 22, 1, 1);
+    /* Two members: columns only at equal shares (256^2: 16 tiles x 22 panels) and up to 1/32
+     * more tiles (512^2: 32 x 22 against 16 x 43, 2.3% more); rows where columns cost 5% more
+     * (2000 x 200: 125 x 9 against 63 x 17) or cannot be split (one panel). */
+    expect_grid(2, 16, 22, 1, 2);
+    expect_grid(2, 32, 43, 1, 2);
+    expect_grid(2, 125, 17, 2, 1);
+    expect_grid(2, 40, 1, 2, 1);
+    /* Four on 2048^2 (128 x 171): columns 0.6% over rows only. Three on two panels: rows. */
+    expect_grid(4, 128, 171, 1, 4);
+    expect_grid(3, 50, 2, 3, 1);
+    /* 64 on 2048^2 (one block of 86 panels): columns only would be 256 tiles against 172, so
+     * the smallest share, on a tie the most rows. */
+    expect_grid(64, 128, 86, 64, 1);
+    /* 16 on 64 tiles x 43 panels: 16 x 1 (4 x 43 = 172 tiles) against 4 x 4 and 8 x 2 (176) and
+     * columns only (64 x 3 = 192). */
+    expect_grid(16, 64, 43, 16, 1);
+}
+
 static void test_unpacked_path_and_lda(void **state)
 {
     (void)state;
@@ -299,6 +330,7 @@ int main(void)
         cmocka_unit_test(test_unknown_caches_keep_blocks),
         cmocka_unit_test(test_running_kernel_blocks_fit),
         cmocka_unit_test(test_unpacked_path_and_lda),
+        cmocka_unit_test(test_member_grids),
         cmocka_unit_test(test_region_members_hold_a_buffer),
         cmocka_unit_test(test_narrow_edge_kernel_bits),
         cmocka_unit_test(test_shares_by_speed),

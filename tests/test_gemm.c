@@ -173,16 +173,17 @@ static void check_widths(tela_int m, tela_int n, tela_int k, const double *a, co
 static void test_parallel_widths_are_bitwise_equal(void **state)
 {
     (void)state;
-    /* 203 x 171 x 530: two kc blocks, B copied by each member at widths 2-3 and shared from 4
-     * on (fewer than 64 rows a member); 530 x 12 x 530: one panel, so members split rows only
-     * and each packs the small B itself, over three kc blocks without a barrier; 530 x 40 x
-     * 300: a small B, packed by each member at width 3, shared in the grids of the other
-     * widths; 520 x 136 x 260: a B block over 256 KiB for every kernel, packed whole by every
-     * member at widths 2-8 (at least 64 rows each), whose rows are claimed between barriers,
-     * and shared at 16; 150 x 170 x 120: the unpacked path (with AVX-512) for NN, NT and TT
-     * (C^T = B A), members taking columns of C. */
+    /* With the AVX-512 kernel (grids chosen by gemm_split_grid): 203 x 171 x 530, two kc
+     * blocks, members splitting B's panels at widths 2-4 (each packing its own) and C's rows
+     * at 8 and 16 (B shared); 530 x 12 x 530: one panel, so members split rows only and each
+     * packs the small B itself, over three kc blocks without a barrier; 530 x 40 x 300: a
+     * small B packed by each member where the rows are split, its panels shared out elsewhere;
+     * 520 x 132 x 260: eleven panels, rows only at widths 2-3 with a B block over 256 KiB
+     * (for every kernel) packed whole by every member, whose rows are claimed between
+     * barriers, a 2 x 4 grid at 8 and rows only with B shared at 16; 150 x 170 x 120: the
+     * unpacked path for NN, NT and TT (C^T = B A), members taking columns of C. */
     static const tela_int shapes[][3] = {
-        {203, 171, 530}, {530, 12, 530}, {530, 40, 300}, {520, 136, 260}, {150, 170, 120}};
+        {203, 171, 530}, {530, 12, 530}, {530, 40, 300}, {520, 132, 260}, {150, 170, 120}};
     const tela_int ld = 541; /* >= every dimension */
     /* k columns hold op(A) and op(B) in every transpose case. */
     double *a = random_matrix(530, 530, ld, 7), *b = random_matrix(530, 530, ld, 8);

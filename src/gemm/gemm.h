@@ -308,6 +308,9 @@ ptrdiff_t gemm_claims_left(gemm_claim_word *word, ptrdiff_t size);
 double gemm_flops(const gemm_problem *pr);
 /* The small path: no packing, for products too small to amortise it. */
 void gemm_small(const gemm_problem *pr);
+/* The grid of members over one B block of a full product: wm rows (over
+ * m's tiles) by wn columns (over its panels), wm * wn = width. */
+void gemm_split_grid(int width, ptrdiff_t m_tiles, int n_panels, int *wm, int *wn);
 /* True if the product is so small it runs serially on the small path,
  * without the gate. */
 bool gemm_is_small(ptrdiff_t m, ptrdiff_t n, ptrdiff_t k);
