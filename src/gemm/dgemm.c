@@ -113,7 +113,8 @@ void gemm_split_grid(int width, ptrdiff_t m_tiles, int n_panels, int *wm, int *w
         }
     }
     if (width <= n_panels) {
-        const double columns_only = (double)m_tiles * (double)((n_panels + width - 1) / width);
+        const int panels_each = (n_panels + width - 1) / width; /* the busiest member's */
+        const double columns_only = (double)m_tiles * (double)panels_each;
         if (columns_only <= best * (1.0 + GEMM_COLUMNS_SLACK)) {
             *wm = 1;
             *wn = width;
