@@ -159,7 +159,7 @@ bool gemm_prefers_unpacked(const gemm_problem *pr)
     if (!pr->kernel->unpacked_fast || (pr->a.trans && !both && m * k > GEMM_SMALL_TRANSPOSE_MAX))
         return false;
     /* The unpacked AVX-512 path re-reads A (m x k) once per 12 columns of C and B once per 16
-     * rows (both transposed: B (n x k) once per 8 rows of C, A once per 16 columns). Measured on
+     * rows (both transposed: B (n x k) once per 8 rows of C, A once per 24 columns). Measured on
      * Zen 5 against packing: it wins while the re-read operand stays in L1 whatever the other
      * side, or in half of L2 when the other side is at most 256 (square up to 256: 104 against
      * 99 GFLOP/s; 2000 x 16 x 16: 83 against 29; 384^3 and 1000 x 1000 x 16 lose; both

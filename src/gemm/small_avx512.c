@@ -46,7 +46,7 @@ static inline void small_save(bool masked, __mmask8 mask, double *x, __m512d v)
  * element is the same chain of FMAs in k's order as through a transposed copy of A, so the same
  * bits. nr <= 8 rows of C; masked: the last vector holds fewer than 8 columns. */
 static inline __attribute__((always_inline)) void small_store_transposed(const small_tile *t,
-                                                                         __m512d acc[2][SMALL_NR],
+                                                                         __m512d acc[3][SMALL_NR],
                                                                          const int nv, const int nr,
                                                                          const bool masked)
 {
@@ -54,8 +54,8 @@ static inline __attribute__((always_inline)) void small_store_transposed(const s
     const __mmask8 rows = (__mmask8)((1u << nr) - 1u);
     const bool short_rows = nr < 8;
     const ptrdiff_t ldc = t->ldc;
-    __m512d col[2][8];
-#pragma GCC unroll 2
+    __m512d col[3][8];
+#pragma GCC unroll 3
     for (int v = 0; v < nv; v++) {
 #pragma GCC unroll 8
         for (int i = 0; i < 8; i++)
@@ -64,7 +64,7 @@ static inline __attribute__((always_inline)) void small_store_transposed(const s
     }
     const int cols_last = masked ? __builtin_popcount(t->last) : 8;
     /* As in the untransposed store: every column read before any is written. */
-#pragma GCC unroll 2
+#pragma GCC unroll 3
     for (int v = 0; v < nv; v++) {
         const int cols = v == nv - 1 ? cols_last : 8;
 #pragma GCC unroll 8
@@ -77,7 +77,7 @@ static inline __attribute__((always_inline)) void small_store_transposed(const s
                     vb, small_load(short_rows, rows, t->c + (8 * v + j) * ldc), col[v][j]);
         }
     }
-#pragma GCC unroll 2
+#pragma GCC unroll 3
     for (int v = 0; v < nv; v++) {
         const int cols = v == nv - 1 ? cols_last : 8;
 #pragma GCC unroll 8
@@ -98,17 +98,18 @@ static inline __attribute__((always_inline)) void small_tile_run(const small_til
                                                                  const int nr, const bool masked,
                                                                  const bool transposed)
 {
-    __m512d acc[2][SMALL_NR];
+    __m512d acc[3][SMALL_NR];
 #pragma GCC unroll 12
     for (int j = 0; j < nr; j++)
-        acc[0][j] = acc[1][j] = _mm512_setzero_pd();
+        acc[0][j] = acc[1][j] = acc[2][j] = _mm512_setzero_pd();
     const ptrdiff_t lda = t->lda, k = t->k, step_p = t->step_p, s1 = t->step_j, s3 = 3 * s1;
     const double *a = t->a, *b0 = t->b;
     const double *b4 = nr > 4 ? b0 + 4 * s1 : b0, *b8 = nr > 8 ? b0 + 8 * s1 : b0;
     const __mmask8 last = t->last;
     for (ptrdiff_t p = 0; p < k; p++, a += lda, b0 += step_p, b4 += step_p, b8 += step_p) {
         const __m512d a0 = small_load(nv == 1 && masked, last, a);
-        const __m512d a1 = nv == 2 ? small_load(masked, last, a + 8) : a0;
+        const __m512d a1 = nv >= 2 ? small_load(nv == 2 && masked, last, a + 8) : a0;
+        const __m512d a2 = nv == 3 ? small_load(masked, last, a + 16) : a0;
 #pragma GCC unroll 12
         for (int j = 0; j < nr; j++) {
             const double *q = j < 4 ? b0 : j < 8 ? b4 : b8;
@@ -118,8 +119,10 @@ static inline __attribute__((always_inline)) void small_tile_run(const small_til
                                              : r == 2 ? q[2 * s1]
                                                       : q[s3]);
             acc[0][j] = _mm512_fmadd_pd(a0, v, acc[0][j]);
-            if (nv == 2)
+            if (nv >= 2)
                 acc[1][j] = _mm512_fmadd_pd(a1, v, acc[1][j]);
+            if (nv == 3)
+                acc[2][j] = _mm512_fmadd_pd(a2, v, acc[2][j]);
         }
     }
     if (transposed) {
@@ -206,6 +209,7 @@ SMALL_TILES(2)
     SMALL_TILE_TRANSPOSED(nv, 8)
 SMALL_TILES_TRANSPOSED(1)
 SMALL_TILES_TRANSPOSED(2)
+SMALL_TILES_TRANSPOSED(3)
 #define SMALL_ROW_TRANSPOSED(nv, suffix)                                                           \
     {                                                                                              \
         small_tile_t_##nv##_1##suffix, small_tile_t_##nv##_2##suffix,                              \
@@ -217,13 +221,14 @@ SMALL_TILES_TRANSPOSED(2)
 static void (*const small_tiles[2][2][SMALL_NR])(const small_tile *) = {
     {SMALL_ROW(1, ), SMALL_ROW(1, _masked)}, {SMALL_ROW(2, ), SMALL_ROW(2, _masked)}};
 /* The same for C's transpose: [vectors of C's columns - 1][masked][C's rows - 1]. */
-static void (*const small_tiles_transposed[2][2][8])(const small_tile *) = {
+static void (*const small_tiles_transposed[3][2][8])(const small_tile *) = {
     {SMALL_ROW_TRANSPOSED(1, ), SMALL_ROW_TRANSPOSED(1, _masked)},
-    {SMALL_ROW_TRANSPOSED(2, ), SMALL_ROW_TRANSPOSED(2, _masked)}};
+    {SMALL_ROW_TRANSPOSED(2, ), SMALL_ROW_TRANSPOSED(2, _masked)},
+    {SMALL_ROW_TRANSPOSED(3, ), SMALL_ROW_TRANSPOSED(3, _masked)}};
 
-/* op(A) = A^T, op(B) = B^T: C^T = B A tile by tile, B's rows in vectors of 8 (C's columns) and
- * A's columns (C's rows) broadcast, 8 rows of C a tile so that one transpose turns a vector's
- * accumulators into columns. No copy of either operand. */
+/* op(A) = A^T, op(B) = B^T: C^T = B A tile by tile, B's rows in up to 3 vectors of 8 (C's
+ * columns) and A's columns (C's rows) broadcast, 8 rows of C a tile so that one transpose turns
+ * a vector's accumulators into columns. No copy of either operand. */
 static void small_transposed(const gemm_problem *pr)
 {
     const ptrdiff_t m = pr->m, n = pr->n;
@@ -238,12 +243,17 @@ static void small_transposed(const gemm_problem *pr)
     for (ptrdiff_t q = 0, i0 = 0; q < tiles; q++) {
         const int nr = (int)(narrow + (q < wide));
         t.b = pr->a.p + i0 * pr->a.ld;
-        for (ptrdiff_t j0 = 0; j0 < n; j0 += 16) {
-            const int cols = n - j0 < 16 ? (int)(n - j0) : 16, nv = cols > 8 ? 2 : 1;
+        /* C's columns in vectors of 8, dealt out evenly to tiles of at most 3 (32 = 16 + 16,
+         * not 24 + 8). */
+        const ptrdiff_t vectors = (n + 7) / 8, col_tiles = (vectors + 2) / 3;
+        for (ptrdiff_t u = 0, j0 = 0; u < col_tiles; u++) {
+            const int nv = (int)(vectors / col_tiles + (u < vectors % col_tiles));
+            const int cols = n - j0 < 8 * nv ? (int)(n - j0) : 8 * nv;
             t.last = (__mmask8)((1u << (cols - 8 * (nv - 1))) - 1u);
             t.a = pr->b.p + j0;
             t.c = pr->c + i0 + j0 * pr->ldc;
             small_tiles_transposed[nv - 1][t.last != 0xff][nr - 1](&t);
+            j0 += cols;
         }
         i0 += nr;
     }
