@@ -94,7 +94,7 @@ typedef struct gemm_job {
 
 void gemm_split_grid(int width, ptrdiff_t m_tiles, int n_panels, int *wm, int *wn)
 {
-    double best = -1;
+    double best = -1, columns_only = -1;
     *wm = width;
     *wn = 1;
     for (int d = 1; d <= width; d++) {
@@ -106,19 +106,17 @@ void gemm_split_grid(int width, ptrdiff_t m_tiles, int n_panels, int *wm, int *w
         /* Ceilings on purpose: the busiest member's whole tiles. */
         ptrdiff_t rows = (m_tiles + d - 1) / d, cols = (n_panels + e - 1) / e;
         double share = (double)rows * (double)cols;
+        if (d == 1)
+            columns_only = share;
         if (best < 0 || share <= best) {
             best = share;
             *wm = d;
             *wn = e;
         }
     }
-    if (width <= n_panels) {
-        const int panels_each = (n_panels + width - 1) / width; /* the busiest member's */
-        const double columns_only = (double)m_tiles * (double)panels_each;
-        if (columns_only <= best * (1.0 + GEMM_COLUMNS_SLACK)) {
-            *wm = 1;
-            *wn = width;
-        }
+    if (columns_only >= 0 && columns_only <= best * (1.0 + GEMM_COLUMNS_SLACK)) {
+        *wm = 1;
+        *wn = width;
     }
 }
 

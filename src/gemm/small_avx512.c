@@ -157,66 +157,53 @@ static inline __attribute__((always_inline)) void small_tile_run(const small_til
             small_save(masked, last, c + 8, acc[1][j]);
     }
 }
-#define SMALL_TILE(nv, nr)                                                                         \
-    static void small_tile_##nv##_##nr(const small_tile *t)                                        \
+
+/* Each shape's two instances (whole and masked last vector), named prefix<nv>_<nr>[_masked]. */
+#define SMALL_INSTANCES(prefix, nv, nr, transposed)                                                \
+    static void prefix##nv##_##nr(const small_tile *t)                                             \
     {                                                                                              \
-        small_tile_run(t, nv, nr, false, false);                                                   \
+        small_tile_run(t, nv, nr, false, transposed);                                              \
     }                                                                                              \
-    static void small_tile_##nv##_##nr##_masked(const small_tile *t)                               \
+    static void prefix##nv##_##nr##_masked(const small_tile *t)                                    \
     {                                                                                              \
-        small_tile_run(t, nv, nr, true, false);                                                    \
+        small_tile_run(t, nv, nr, true, transposed);                                               \
     }
+#define SMALL_INSTANCES_1_TO_8(prefix, nv, transposed)                                             \
+    SMALL_INSTANCES(prefix, nv, 1, transposed)                                                     \
+    SMALL_INSTANCES(prefix, nv, 2, transposed)                                                     \
+    SMALL_INSTANCES(prefix, nv, 3, transposed)                                                     \
+    SMALL_INSTANCES(prefix, nv, 4, transposed)                                                     \
+    SMALL_INSTANCES(prefix, nv, 5, transposed)                                                     \
+    SMALL_INSTANCES(prefix, nv, 6, transposed)                                                     \
+    SMALL_INSTANCES(prefix, nv, 7, transposed)                                                     \
+    SMALL_INSTANCES(prefix, nv, 8, transposed)
+#define SMALL_ENTRIES_1_TO_8(prefix, nv, suffix)                                                   \
+    prefix##nv##_1##suffix, prefix##nv##_2##suffix, prefix##nv##_3##suffix,                        \
+        prefix##nv##_4##suffix, prefix##nv##_5##suffix, prefix##nv##_6##suffix,                    \
+        prefix##nv##_7##suffix, prefix##nv##_8##suffix
+/* Untransposed: 1-2 vectors, 1-12 columns. */
 #define SMALL_TILES(nv)                                                                            \
-    SMALL_TILE(nv, 1)                                                                              \
-    SMALL_TILE(nv, 2)                                                                              \
-    SMALL_TILE(nv, 3)                                                                              \
-    SMALL_TILE(nv, 4)                                                                              \
-    SMALL_TILE(nv, 5)                                                                              \
-    SMALL_TILE(nv, 6)                                                                              \
-    SMALL_TILE(nv, 7)                                                                              \
-    SMALL_TILE(nv, 8)                                                                              \
-    SMALL_TILE(nv, 9)                                                                              \
-    SMALL_TILE(nv, 10)                                                                             \
-    SMALL_TILE(nv, 11)                                                                             \
-    SMALL_TILE(nv, 12)
-SMALL_TILES(1)
-SMALL_TILES(2)
+    SMALL_INSTANCES_1_TO_8(small_tile_, nv, false)                                                 \
+    SMALL_INSTANCES(small_tile_, nv, 9, false)                                                     \
+    SMALL_INSTANCES(small_tile_, nv, 10, false)                                                    \
+    SMALL_INSTANCES(small_tile_, nv, 11, false)                                                    \
+    SMALL_INSTANCES(small_tile_, nv, 12, false)
 #define SMALL_ROW(nv, suffix)                                                                      \
     {                                                                                              \
-        small_tile_##nv##_1##suffix, small_tile_##nv##_2##suffix, small_tile_##nv##_3##suffix,     \
-            small_tile_##nv##_4##suffix, small_tile_##nv##_5##suffix, small_tile_##nv##_6##suffix, \
-            small_tile_##nv##_7##suffix, small_tile_##nv##_8##suffix, small_tile_##nv##_9##suffix, \
+        SMALL_ENTRIES_1_TO_8(small_tile_, nv, suffix), small_tile_##nv##_9##suffix,                \
             small_tile_##nv##_10##suffix, small_tile_##nv##_11##suffix,                            \
             small_tile_##nv##_12##suffix                                                           \
     }
-#define SMALL_TILE_TRANSPOSED(nv, nr)                                                              \
-    static void small_tile_t_##nv##_##nr(const small_tile *t)                                      \
-    {                                                                                              \
-        small_tile_run(t, nv, nr, false, true);                                                    \
-    }                                                                                              \
-    static void small_tile_t_##nv##_##nr##_masked(const small_tile *t)                             \
-    {                                                                                              \
-        small_tile_run(t, nv, nr, true, true);                                                     \
-    }
-#define SMALL_TILES_TRANSPOSED(nv)                                                                 \
-    SMALL_TILE_TRANSPOSED(nv, 1)                                                                   \
-    SMALL_TILE_TRANSPOSED(nv, 2)                                                                   \
-    SMALL_TILE_TRANSPOSED(nv, 3)                                                                   \
-    SMALL_TILE_TRANSPOSED(nv, 4)                                                                   \
-    SMALL_TILE_TRANSPOSED(nv, 5)                                                                   \
-    SMALL_TILE_TRANSPOSED(nv, 6)                                                                   \
-    SMALL_TILE_TRANSPOSED(nv, 7)                                                                   \
-    SMALL_TILE_TRANSPOSED(nv, 8)
-SMALL_TILES_TRANSPOSED(1)
-SMALL_TILES_TRANSPOSED(2)
-SMALL_TILES_TRANSPOSED(3)
+SMALL_TILES(1)
+SMALL_TILES(2)
+/* Transposed (C^T = B A): 1-3 vectors of C's columns, 1-8 of C's rows. */
 #define SMALL_ROW_TRANSPOSED(nv, suffix)                                                           \
     {                                                                                              \
-        small_tile_t_##nv##_1##suffix, small_tile_t_##nv##_2##suffix,                              \
-            small_tile_t_##nv##_3##suffix, small_tile_t_##nv##_4##suffix,                          \
-            small_tile_t_##nv##_5##suffix, small_tile_t_##nv##_6##suffix,                          \
-            small_tile_t_##nv##_7##suffix, small_tile_t_##nv##_8##suffix                           \
+        SMALL_ENTRIES_1_TO_8(small_tile_t_, nv, suffix)                                            \
     }
+SMALL_INSTANCES_1_TO_8(small_tile_t_, 1, true)
+SMALL_INSTANCES_1_TO_8(small_tile_t_, 2, true)
+SMALL_INSTANCES_1_TO_8(small_tile_t_, 3, true)
 /* [vectors - 1][rows missing from the last vector][columns - 1] */
 static void (*const small_tiles[2][2][SMALL_NR])(const small_tile *) = {
     {SMALL_ROW(1, ), SMALL_ROW(1, _masked)}, {SMALL_ROW(2, ), SMALL_ROW(2, _masked)}};
