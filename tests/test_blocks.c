@@ -2,8 +2,8 @@
  * (src/gemm/select.c): this project's Zen 5, a Haswell-like part, unknown
  * caches, and the blocks of the kernel this CPU runs; the unpacked path's
  * choice where lda puts A's columns into one L1 set (driver.c); the
- * packing buffer every region member holds (par/scratch.c); the narrow edge
- * kernel against the whole tile's; and the shares of trsm's steps by the
+ * packing buffer every region member holds (par/scratch.c); the edge
+ * kernel's masked rows against the whole tile's; and the shares of trsm's steps by the
  * members' rates (solve_steps.c). */
 #define _GNU_SOURCE
 #include "testutil.h"
@@ -242,15 +242,18 @@ static void test_region_members_hold_a_buffer(void **state)
     tela_pool_destroy(job.pool);
 }
 
-/* An edge tile of cols columns computed by the narrow kernel holds the bits
- * of the same columns of the whole tile (edges then add them alike). */
-static void test_narrow_edge_kernel_bits(void **state)
+/* The edge kernel writes exactly the rows its masks name, each with the bits the whole tile
+ * gives it (beta 0: the tile's; beta 1: C + tile; else the kernel's own beta * C + tile, the
+ * same single rounding, as a whole tile with that beta writes), reads C only there (beta 0
+ * overwrites NaN, beta 1 keeps it local to its element), and leaves every other element of C,
+ * in the tile and around it, as it was. */
+static void test_edge_kernel_masks(void **state)
 {
     (void)state;
     const gemm_kernel *kr = gemm_kernel_get();
-    if (!kr->narrow)
-        skip(); /* this CPU's kernel computes edges as whole tiles */
-    enum { KC = 300 };
+    if (!kr->edge)
+        skip(); /* this CPU's kernel computes edges as whole tiles, into a buffer */
+    enum { KC = 300, LDC = GEMM_MR_MAX + 5, COLS = GEMM_NR_MAX + 2 };
     double *a = aligned_alloc(64, sizeof(double) * KC * GEMM_MR_MAX),
            *b = aligned_alloc(64, sizeof(double) * KC * GEMM_NR_MAX);
     assert_non_null(a);
@@ -260,15 +263,36 @@ static void test_narrow_edge_kernel_bits(void **state)
         a[i] = (double)rand() / RAND_MAX - 0.5;
     for (int i = 0; i < KC * GEMM_NR_MAX; i++)
         b[i] = (double)rand() / RAND_MAX - 0.5;
-    double whole[GEMM_MR_MAX * GEMM_NR_MAX] __attribute__((aligned(64)));
-    double narrow[GEMM_MR_MAX * GEMM_NR_MAX] __attribute__((aligned(64)));
-    for (int kc = 1; kc <= KC; kc += 37) {
-        kr->ukernel(kc, a, b, whole, kr->mr, 0.0);
-        for (int cols = 1; cols < kr->nr; cols++) {
-            memset(narrow, 0, sizeof narrow);
-            kr->narrow(kc, a, b, narrow, cols);
-            if (memcmp(narrow, whole, sizeof(double) * (size_t)(kr->mr * cols)) != 0)
-                fail_msg("kc %d, %d columns: not the whole tile's bits", kc, cols);
+    double start[LDC * COLS], c[LDC * COLS], whole[LDC * COLS];
+    static const double betas[] = {0.0, 1.0, -0.75};
+    for (int trial = 0; trial < 400; trial++) {
+        const int kc = 1 + rand() % KC, cols = 1 + rand() % kr->nr;
+        const double beta = betas[trial % 3];
+        uint16_t rows[GEMM_NR_MAX];
+        for (int j = 0; j < cols; j++) {
+            /* A run of rows (all kinds: empty, whole, a diagonal's), or any rows at all. */
+            const int from = rand() % (kr->mr + 1), to = from + rand() % (kr->mr - from + 1);
+            rows[j] = trial % 4 == 3 ? (uint16_t)(rand() & ((1 << kr->mr) - 1))
+                                     : (uint16_t)((1u << to) - (1u << from));
+        }
+        for (int i = 0; i < LDC * COLS; i++)
+            start[i] = i % 29 == 5 ? NAN : (double)rand() / RAND_MAX;
+        memcpy(c, start, sizeof c);
+        memcpy(whole, start, sizeof whole);
+        /* Offset by one row and one column: nothing before the tile may change either. */
+        kr->edge(kc, a, b, c + 1 + LDC, LDC, beta, cols, rows);
+        kr->ukernel(kc, a, b, whole + 1 + LDC, LDC, beta);
+        for (int j = 0; j < COLS; j++) {
+            for (int i = 0; i < LDC; i++) {
+                const int ti = i - 1, tj = j - 1;
+                const bool inside =
+                    ti >= 0 && ti < kr->mr && tj >= 0 && tj < cols && (rows[tj] >> ti & 1);
+                const double want = inside ? whole[i + j * LDC] : start[i + j * LDC];
+                const double got = c[i + j * LDC];
+                if (memcmp(&got, &want, sizeof got) != 0 && !(isnan(got) && isnan(want)))
+                    fail_msg("kc %d, beta %g, %d columns, element (%d, %d) %s: %g, want %g", kc,
+                             beta, cols, ti, tj, inside ? "inside" : "outside", got, want);
+            }
         }
     }
     free(a);
@@ -332,7 +356,7 @@ int main(void)
         cmocka_unit_test(test_unpacked_path_and_lda),
         cmocka_unit_test(test_member_grids),
         cmocka_unit_test(test_region_members_hold_a_buffer),
-        cmocka_unit_test(test_narrow_edge_kernel_bits),
+        cmocka_unit_test(test_edge_kernel_masks),
         cmocka_unit_test(test_shares_by_speed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

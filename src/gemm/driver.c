@@ -22,6 +22,20 @@ void gemm_scale_c(double *c, ptrdiff_t ldc, ptrdiff_t m, ptrdiff_t n, double bet
     }
 }
 
+/* The run of rows [*from, *to) of column j of a block of rows rows (at (i0, j0) of C) inside
+ * part: one run, whatever the part. */
+static void rows_in_part(gemm_part part, int rows, ptrdiff_t i0, ptrdiff_t j0, int j, int *from,
+                         int *to)
+{
+    const ptrdiff_t diagonal = j0 + j - i0; /* the column's diagonal row in the block */
+    *from = 0;
+    *to = rows;
+    if (part == GEMM_LOWER && diagonal > 0)
+        *from = diagonal < rows ? (int)diagonal : rows;
+    else if (part == GEMM_UPPER && diagonal + 1 < rows)
+        *to = diagonal + 1 > 0 ? (int)(diagonal + 1) : 0;
+}
+
 void gemm_combine_part(double *c, ptrdiff_t ldc, const double *t, ptrdiff_t ldt, int rows, int cols,
                        double beta, gemm_part part, ptrdiff_t i0, ptrdiff_t j0)
 {
@@ -29,21 +43,18 @@ void gemm_combine_part(double *c, ptrdiff_t ldc, const double *t, ptrdiff_t ldt,
      * gemm_combine's rule in loops without a test per element (syrk's
      * diagonal tiles took 6% of potrf 256 with one). */
     for (int j = 0; j < cols; j++) {
-        ptrdiff_t from = 0, to = rows;
-        if (part == GEMM_LOWER && j0 + j - i0 > from)
-            from = j0 + j - i0 < rows ? j0 + j - i0 : rows;
-        else if (part == GEMM_UPPER && j0 + j - i0 + 1 < to)
-            to = j0 + j - i0 + 1 > 0 ? j0 + j - i0 + 1 : 0;
+        int from, to;
+        rows_in_part(part, rows, i0, j0, j, &from, &to);
         double *cj = c + j * ldc;
         const double *tj = t + j * ldt;
         if (beta == 0.0)
-            for (ptrdiff_t i = from; i < to; i++)
+            for (int i = from; i < to; i++)
                 cj[i] = tj[i];
         else if (beta == 1.0)
-            for (ptrdiff_t i = from; i < to; i++)
+            for (int i = from; i < to; i++)
                 cj[i] += tj[i];
         else
-            for (ptrdiff_t i = from; i < to; i++)
+            for (int i = from; i < to; i++)
                 gemm_combine(cj + i, tj[i], beta);
     }
 }
@@ -52,11 +63,18 @@ void gemm_edge_tile(const gemm_kernel *kr, int kc, const double *a, const double
                     ptrdiff_t ldc, int rows, int cols, double beta, gemm_part part, ptrdiff_t i0,
                     ptrdiff_t j0)
 {
+    if (kr->edge) {
+        uint16_t masks[GEMM_NR_MAX];
+        for (int j = 0; j < cols; j++) {
+            int from, to;
+            rows_in_part(part, rows, i0, j0, j, &from, &to);
+            masks[j] = (uint16_t)((1u << to) - (1u << from));
+        }
+        kr->edge(kc, a, b, c, ldc, beta, cols, masks);
+        return;
+    }
     double tile[GEMM_MR_MAX * GEMM_NR_MAX] __attribute__((aligned(64)));
-    if (kr->narrow && cols < kr->nr)
-        kr->narrow(kc, a, b, tile, cols);
-    else
-        kr->ukernel(kc, a, b, tile, kr->mr, 0.0);
+    kr->ukernel(kc, a, b, tile, kr->mr, 0.0);
     gemm_combine_part(c, ldc, tile, kr->mr, rows, cols, beta, part, i0, j0);
 }
 

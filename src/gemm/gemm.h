@@ -22,11 +22,13 @@
 
 typedef void (*gemm_ukernel)(int kc, const double *restrict a, const double *restrict b,
                              double *restrict c, ptrdiff_t ldc, double beta);
-/* The first cols (< nr) columns of the micro-kernel's tile, beta 0, into
- * tile (mr rows apart): each element summed in the same order as the full
- * tile, so the same bits, for the flops of those columns only. */
-typedef void (*gemm_ukernel_narrow)(int kc, const double *restrict a, const double *restrict b,
-                                    double *restrict tile, int cols);
+/* The micro-kernel's tile combined into C by BLAS's rule for beta only in the rows of column j
+ * (j < cols <= nr) whose bits rows[j] sets (bit i: row i; mr <= 16), the rest of C neither read
+ * nor written: edge tiles and tiles across a triangle's diagonal, in place. Each element is
+ * summed as the full tile sums it, for the flops of those columns only. */
+typedef void (*gemm_ukernel_edge)(int kc, const double *restrict a, const double *restrict b,
+                                  double *restrict c, ptrdiff_t ldc, double beta, int cols,
+                                  const uint16_t *restrict rows);
 
 struct gemm_problem;
 
@@ -85,7 +87,7 @@ typedef struct gemm_kernel {
     gemm_tri_fn tri_left, tri_right;              /* trsm/trmm base cases */
     gemm_unit_lower_fn unit_lower_panel;          /* getrf's solve on packed U12 */
     bool unpacked_fast;          /* small is a vector path worth using beyond tiny sizes */
-    gemm_ukernel_narrow narrow;  /* edge tiles of few columns; NULL: the whole tile */
+    gemm_ukernel_edge edge;      /* edge and diagonal tiles in place; NULL: through a buffer */
     gemm_transpose_fn transpose; /* op(A) = A^T copied for the small path */
     /* Set on copies whose pack_a or pack_b reads an operand that the small and unpacked paths,
      * which read operands in place, cannot (dsymm's symmetric one): their products always pack. */
@@ -108,8 +110,9 @@ extern const gemm_kernel gemm_registry_generic, gemm_registry_avx2, gemm_registr
 /* The micro-kernels, one file each, named for ISA and shape (mr x nr doubles). */
 void gemm_kernel_avx512_d16x12(int kc, const double *restrict a, const double *restrict b,
                                double *restrict c, ptrdiff_t ldc, double beta);
-void gemm_kernel_avx512_d16x12_narrow(int kc, const double *restrict a, const double *restrict b,
-                                      double *restrict tile, int cols);
+void gemm_kernel_avx512_d16x12_edge(int kc, const double *restrict a, const double *restrict b,
+                                    double *restrict c, ptrdiff_t ldc, double beta, int cols,
+                                    const uint16_t *restrict rows);
 void gemm_kernel_avx2_d8x6(int kc, const double *restrict a, const double *restrict b,
                            double *restrict c, ptrdiff_t ldc, double beta);
 void gemm_kernel_generic_d4x4(int kc, const double *restrict a, const double *restrict b,

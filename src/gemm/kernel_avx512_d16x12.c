@@ -1,5 +1,5 @@
 /* kernel_avx512_d16x12.c — the 16 x 12 double micro-kernel for AVX-512F + FMA, and its edge
- * variant for tiles of few columns (the same sums, for those columns' flops only).
+ * variant: any rows of each column, in place (the same sums, for those columns' flops only).
  *
  * Compiled alone with -mavx512f -mfma (CMakeLists.txt): only called when
  * cpuid says the CPU has them, so the library still runs on any x86-64.
@@ -81,31 +81,55 @@ void gemm_kernel_avx512_d16x12(int kc, const double *restrict a, const double *r
     gemm_store_tile(c, ldc, tile, MR, NR, beta);
 }
 
-/* The first 4, 8 or 12 columns of the tile (an edge of 4 columns, as with
- * nrhs = 100 = 8 x 12 + 4, cost a whole tile's 24 FMAs a step for 8 of
- * use), stored into the edge buffer. */
-static inline __attribute__((always_inline)) void narrow_tile(int kc, const double *restrict a,
-                                                              const double *restrict b,
-                                                              double *restrict tile, const int nc)
+/* The tile's first 4, 8 or 12 columns (an edge of 4 columns, as with nrhs = 100 = 8 x 12 + 4,
+ * costs a whole tile's 24 FMAs a step for 8 of use), then only the rows of each column that
+ * rows[j] names read and written, with masks: edges and tiles across a triangle's diagonal go
+ * straight into C, where a buffer and a scalar combine cost dsyrk 2.5% of its time. C is read
+ * for every column before any is written (a load after a masked store to the same lines waits
+ * for the store to retire). beta * c + t is one FMA, as gemm_store_tile makes it. */
+static inline __attribute__((always_inline)) void
+edge_tile(int kc, const double *restrict a, const double *restrict b, double *restrict c,
+          ptrdiff_t ldc, double beta, const uint16_t *restrict rows, const int nc)
 {
     __m512d lo[NR], hi[NR];
     accumulate(kc, a, b, lo, hi, nc);
-#pragma GCC unroll 8
+    if (beta != 0.0) {
+        const __m512d vbeta = _mm512_set1_pd(beta);
+#pragma GCC unroll 12
+        for (int j = 0; j < nc; j++) {
+            const double *cj = c + (ptrdiff_t)j * ldc;
+            const __m512d c_lo = _mm512_maskz_loadu_pd((__mmask8)rows[j], cj);
+            const __m512d c_hi = _mm512_maskz_loadu_pd((__mmask8)(rows[j] >> 8), cj + 8);
+            if (beta == 1.0) {
+                lo[j] = _mm512_add_pd(c_lo, lo[j]);
+                hi[j] = _mm512_add_pd(c_hi, hi[j]);
+            } else {
+                lo[j] = _mm512_fmadd_pd(vbeta, c_lo, lo[j]);
+                hi[j] = _mm512_fmadd_pd(vbeta, c_hi, hi[j]);
+            }
+        }
+    }
+#pragma GCC unroll 12
     for (int j = 0; j < nc; j++) {
-        _mm512_store_pd(tile + (ptrdiff_t)j * MR, lo[j]);
-        _mm512_store_pd(tile + (ptrdiff_t)j * MR + 8, hi[j]);
+        double *cj = c + (ptrdiff_t)j * ldc;
+        _mm512_mask_storeu_pd(cj, (__mmask8)rows[j], lo[j]);
+        _mm512_mask_storeu_pd(cj + 8, (__mmask8)(rows[j] >> 8), hi[j]);
     }
 }
 
-void gemm_kernel_avx512_d16x12_narrow(int kc, const double *restrict a, const double *restrict b,
-                                      double *restrict tile, int cols)
+void gemm_kernel_avx512_d16x12_edge(int kc, const double *restrict a, const double *restrict b,
+                                    double *restrict c, ptrdiff_t ldc, double beta, int cols,
+                                    const uint16_t *restrict rows)
 {
+    uint16_t all[NR] = {0};
+    for (int j = 0; j < cols; j++)
+        all[j] = rows[j];
     if (cols <= 4)
-        narrow_tile(kc, a, b, tile, 4);
+        edge_tile(kc, a, b, c, ldc, beta, all, 4);
     else if (cols <= 8)
-        narrow_tile(kc, a, b, tile, 8);
+        edge_tile(kc, a, b, c, ldc, beta, all, 8);
     else
-        narrow_tile(kc, a, b, tile, NR);
+        edge_tile(kc, a, b, c, ldc, beta, all, NR);
 }
 #else
 void gemm_kernel_avx512_d16x12(int kc, const double *restrict a, const double *restrict b,
@@ -114,9 +138,11 @@ void gemm_kernel_avx512_d16x12(int kc, const double *restrict a, const double *r
     gemm_kernel_generic_d4x4(kc, a, b, c, ldc, beta); /* never selected off x86-64 */
 }
 
-void gemm_kernel_avx512_d16x12_narrow(int kc, const double *restrict a, const double *restrict b,
-                                      double *restrict tile, int cols)
+void gemm_kernel_avx512_d16x12_edge(int kc, const double *restrict a, const double *restrict b,
+                                    double *restrict c, ptrdiff_t ldc, double beta, int cols,
+                                    const uint16_t *restrict rows)
 {
-    (void)kc, (void)a, (void)b, (void)tile, (void)cols; /* never selected off x86-64 */
+    (void)kc, (void)a, (void)b, (void)c, (void)ldc, (void)beta, (void)cols, (void)rows;
+    /* never selected off x86-64 */
 }
 #endif

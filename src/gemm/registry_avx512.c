@@ -1,4 +1,4 @@
-/* registry_avx512.c — the AVX-512F + FMA kernel set: the 16 x 12 micro-kernel and its narrow
+/* registry_avx512.c — the AVX-512F + FMA kernel set: the 16 x 12 micro-kernel and its masked
  * edge variant, the unpacked small path, packing, trsm/trmm base triangles, getrf's panel solve
  * and the 8 x 8 transposer, with block sizes for caches like Zen 5's (48 KiB L1d, 1 MiB L2). */
 #include "gemm/gemm.h"
@@ -18,6 +18,6 @@ const gemm_kernel gemm_registry_avx512 = {
     .tri_right = gemm_tri_right_avx512,
     .unit_lower_panel = gemm_unit_lower_panel_avx512,
     .unpacked_fast = true, /* its small path beats packing beyond tiny sizes */
-    .narrow = gemm_kernel_avx512_d16x12_narrow,
+    .edge = gemm_kernel_avx512_d16x12_edge,
     .transpose = gemm_transpose_avx512,
 };

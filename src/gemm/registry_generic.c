@@ -18,6 +18,6 @@ const gemm_kernel gemm_registry_generic = {
     .tri_right = gemm_tri_right_generic,
     .unit_lower_panel = gemm_unit_lower_panel_generic,
     .unpacked_fast = false,
-    .narrow = NULL, /* edge tiles computed whole, into a buffer */
+    .edge = NULL, /* edge tiles computed whole, into a buffer */
     .transpose = gemm_transpose,
 };
