@@ -126,8 +126,8 @@ static bool unpacked_op(const gemm_kernel *kr, bool ta, bool tb, ptrdiff_t m, pt
                         ptrdiff_t k, ptrdiff_t lda, ptrdiff_t ldb)
 {
     static double dummy;
-    const gemm_problem pr = {kr,  {&dummy, lda, ta}, {&dummy, ldb, tb}, &dummy, m, m, n, k, -1.0,
-                             1.0, GEMM_ALL};
+    const gemm_problem pr = {
+        kr, {&dummy, lda, ta}, {&dummy, ldb, tb}, &dummy, m, m, n, k, -1.0, 1.0, GEMM_ALL, false};
     return gemm_prefers_unpacked(&pr);
 }
 

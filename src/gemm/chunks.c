@@ -15,9 +15,18 @@ void level3_gemm(const level3_ctx *ctx, char ta, char tb, tela_int m, tela_int n
     if (m == 0 || n == 0)
         return;
     /* Callers here pass valid arguments, k > 0 and alpha != 0. */
-    const gemm_problem pr = {
-        gemm_kernel_get(), {a, lda, ta == 'T'}, {b, ldb, tb == 'T'}, c, ldc, m, n, k, alpha, beta,
-        GEMM_ALL};
+    const gemm_problem pr = {gemm_kernel_get(),
+                             {a, lda, ta == 'T'},
+                             {b, ldb, tb == 'T'},
+                             c,
+                             ldc,
+                             m,
+                             n,
+                             k,
+                             alpha,
+                             beta,
+                             GEMM_ALL,
+                             false};
     gemm_problem whole = pr;
     if (ctx->whole_m > 0)
         whole.m = ctx->whole_m;

@@ -346,7 +346,8 @@ int tela_dgemm(tela_par par, char transa, char transb, tela_int m, tela_int n, t
         return 0;
     }
     const gemm_problem pr = {
-        gemm_kernel_get(), {a, lda, ta}, {b, ldb, tb}, c, ldc, m, n, k, alpha, beta, GEMM_ALL};
+        gemm_kernel_get(), {a, lda, ta}, {b, ldb, tb}, c, ldc, m, n, k, alpha, beta,
+        GEMM_ALL,          false};
     gemm_run(par, &pr, "dgemm");
     return 0;
 }

@@ -125,6 +125,40 @@ void gemm_rows_reached(const gemm_problem *pr, ptrdiff_t j0, int n_block, int jp
         *m_to = col_to;
 }
 
+/* Rows [ic, ic + mc) of op(A) packed into a_buf for the k block at p0. When op(B) is op(A)^T,
+ * the micro-panels whose rows are columns of the B block's panels [jp_from, jp_to) (this
+ * member's own: packed by it, or by its grid column before the barrier) are copied from
+ * there, in cache, instead of being read from A again: the same values times alpha, the same
+ * bits. syrk packed as much as a GEMM of twice its flops (docs/gemm.md). */
+static void pack_a_rows(const gemm_problem *pr, ptrdiff_t j0, int n_block, int jp_from, int jp_to,
+                        const double *b_packed, ptrdiff_t ic, int mc, ptrdiff_t p0, int kc,
+                        double *a_buf)
+{
+    const gemm_kernel *kr = pr->kernel;
+    const int mr = kr->mr, nr = kr->nr;
+    int t_from = 0, t_to = 0; /* micro-panels copied from B */
+    if (pr->b_is_a_transposed && kr->pack_a_from_b) {
+        const ptrdiff_t lo = j0 + (ptrdiff_t)jp_from * nr;
+        const ptrdiff_t hi =
+            j0 + ((ptrdiff_t)jp_to * nr < n_block ? (ptrdiff_t)jp_to * nr : n_block);
+        const int tiles = (mc + mr - 1) / mr;
+        t_from = ic >= lo ? 0 : (int)((lo - ic + mr - 1) / mr);
+        t_to = ic + mc <= hi ? tiles : hi > ic ? (int)((hi - ic) / mr) : 0;
+    }
+    if (t_from >= t_to) {
+        kr->pack_a(&pr->a, ic, mc, p0, kc, pr->alpha, mr, a_buf);
+        return;
+    }
+    const int copied_from = t_from * mr, copied_to = t_to * mr < mc ? t_to * mr : mc;
+    if (copied_from > 0)
+        kr->pack_a(&pr->a, ic, copied_from, p0, kc, pr->alpha, mr, a_buf);
+    kr->pack_a_from_b(b_packed, kc, ic + copied_from - j0, copied_to - copied_from, pr->alpha,
+                      a_buf + (ptrdiff_t)copied_from * kc);
+    if (copied_to < mc)
+        kr->pack_a(&pr->a, ic + copied_to, mc - copied_to, p0, kc, pr->alpha, mr,
+                   a_buf + (ptrdiff_t)copied_to * kc);
+}
+
 void gemm_compute_block(const gemm_problem *pr, ptrdiff_t j0, int n_block, ptrdiff_t p0, int kc,
                         const double *b_packed, ptrdiff_t m_from, ptrdiff_t m_to, int jp_from,
                         int jp_to, double *a_buf)
@@ -136,7 +170,7 @@ void gemm_compute_block(const gemm_problem *pr, ptrdiff_t j0, int n_block, ptrdi
     const int step = gemm_block_rows(kr, m_to - m_from);
     for (ptrdiff_t ic = m_from; ic < m_to; ic += step) {
         int mc = (int)(m_to - ic < step ? m_to - ic : step);
-        kr->pack_a(&pr->a, ic, mc, p0, kc, pr->alpha, kr->mr, a_buf);
+        pack_a_rows(pr, j0, n_block, jp_from, jp_to, b_packed, ic, mc, p0, kc, a_buf);
         gemm_compute_rows(pr, j0, n_block, kc, beta, b_packed, a_buf, ic, mc, jp_from, jp_to);
     }
 }

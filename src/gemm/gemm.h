@@ -54,6 +54,12 @@ typedef void (*gemm_tri_fn)(const gemm_tri *t, ptrdiff_t count, double *b, ptrdi
 
 typedef void (*gemm_pack_a_fn)(const struct gemm_operand *a, ptrdiff_t i0, int mc, ptrdiff_t p0,
                                int kc, double alpha, int mr, double *restrict out);
+/* Rows [r0, r0 + rows) of op(A) packed as gemm_pack_a packs them (alpha times each, mr-row
+ * micro-panels from out), taken from a packed B block (pack_b's layout: panel q of nr columns at
+ * b + q * nr * kc) that holds them as its columns r0 ... of op(B) = op(A)^T: syrk reads them
+ * from cache instead of from A a second time. */
+typedef void (*gemm_pack_a_from_b_fn)(const double *b, int kc, ptrdiff_t r0, int rows, double alpha,
+                                      double *restrict out);
 typedef void (*gemm_pack_b_fn)(const struct gemm_operand *b, ptrdiff_t p0, int kc, ptrdiff_t j0,
                                int n_block, int first_panel, int last_panel, int nr,
                                double *restrict out);
@@ -84,6 +90,7 @@ typedef struct gemm_kernel {
     void (*small)(const struct gemm_problem *pr); /* the unpacked small path */
     gemm_pack_a_fn pack_a;                        /* gemm_pack_a's contract, for this mr */
     gemm_pack_b_fn pack_b;                        /* gemm_pack_b's contract, for this nr */
+    gemm_pack_a_from_b_fn pack_a_from_b;          /* NULL: syrk packs A from A */
     gemm_tri_fn tri_left, tri_right;              /* trsm/trmm base cases */
     gemm_unit_lower_fn unit_lower_panel;          /* getrf's solve on packed U12 */
     bool unpacked_fast;          /* small is a vector path worth using beyond tiny sizes */
@@ -131,6 +138,8 @@ void gemm_tri_left_avx512(const gemm_tri *t, ptrdiff_t n, double *b, ptrdiff_t l
 void gemm_tri_right_avx512(const gemm_tri *t, ptrdiff_t m, double *b, ptrdiff_t ldb);
 void gemm_pack_a_avx512(const struct gemm_operand *a, ptrdiff_t i0, int mc, ptrdiff_t p0, int kc,
                         double alpha, int mr, double *restrict out);
+void gemm_pack_a_from_b_avx512(const double *b, int kc, ptrdiff_t r0, int rows, double alpha,
+                               double *restrict out);
 void gemm_pack_b_avx512(const struct gemm_operand *b, ptrdiff_t p0, int kc, ptrdiff_t j0,
                         int n_block, int first_panel, int last_panel, int nr, double *restrict out);
 
@@ -189,8 +198,11 @@ typedef struct gemm_problem {
     ptrdiff_t m, n, k;
     double alpha, beta;
     /* The part of C computed and written (syrk): tiles wholly outside it
-     * are skipped, tiles across the diagonal go through a buffer. */
+     * are skipped, tiles across the diagonal go through gemm_edge_tile. */
     gemm_part part;
+    /* op(B) is op(A)^T, the same memory (syrk): rows of op(A) whose columns of op(B) are in the
+     * packed B block are packed from there (gemm_compute_block). */
+    bool b_is_a_transposed;
 } gemm_problem;
 
 /* *c after a product's value t, by BLAS's rule for beta (beta = 0 never

@@ -121,15 +121,31 @@ void gemm_kernel_avx512_d16x12_edge(int kc, const double *restrict a, const doub
                                     double *restrict c, ptrdiff_t ldc, double beta, int cols,
                                     const uint16_t *restrict rows)
 {
-    uint16_t all[NR] = {0};
-    for (int j = 0; j < cols; j++)
-        all[j] = rows[j];
-    if (cols <= 4)
-        edge_tile(kc, a, b, c, ldc, beta, all, 4);
-    else if (cols <= 8)
-        edge_tile(kc, a, b, c, ldc, beta, all, 8);
+    /* Only the columns from the first to the last with rows to write are summed: a diagonal
+     * tile of a triangle has none on one side (a 16 x 12 tile, anchored at C's origin, holds
+     * 4 or 8 such columns in most panels). Column j of B's panel is lane j of each step, so a
+     * run of columns starting at lane `first` is summed as the whole tile sums them. */
+    int first = 0, last = cols;
+    while (first < last && rows[first] == 0)
+        first++;
+    while (last > first && rows[last - 1] == 0)
+        last--;
+    if (first == last)
+        return;
+    const int nc = last - first <= 4 ? 4 : last - first <= 8 ? 8 : NR;
+    if (first + nc > NR)
+        first = NR - nc; /* the same nc lanes, ending at the panel's last */
+    uint16_t run[NR] = {0};
+    for (int j = first; j < last; j++)
+        run[j - first] = rows[j];
+    const double *b_run = b + first;
+    double *c_run = c + (ptrdiff_t)first * ldc;
+    if (nc == 4)
+        edge_tile(kc, a, b_run, c_run, ldc, beta, run, 4);
+    else if (nc == 8)
+        edge_tile(kc, a, b_run, c_run, ldc, beta, run, 8);
     else
-        edge_tile(kc, a, b, c, ldc, beta, all, NR);
+        edge_tile(kc, a, b_run, c_run, ldc, beta, run, NR);
 }
 #else
 void gemm_kernel_avx512_d16x12(int kc, const double *restrict a, const double *restrict b,

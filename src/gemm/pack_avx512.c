@@ -117,6 +117,42 @@ void gemm_pack_a_avx512(const gemm_operand *a, ptrdiff_t i0, int mc, ptrdiff_t p
     }
 }
 
+void gemm_pack_a_from_b_avx512(const double *b, int kc, ptrdiff_t r0, int rows, double alpha,
+                               double *restrict out)
+{
+    const __m512d va = _mm512_set1_pd(alpha);
+    for (int t = 0; t < rows; t += MR) {
+        double *panel = out + (ptrdiff_t)t * kc;
+        /* Each half (8 rows) of the micro-panel lies in at most two B panels (12 lanes wide):
+         * n1 lanes from lane l of panel q, n2 from lane 0 of the next, merged by one permute;
+         * rows past the end are zero, as gemm_pack_a_avx512 pads them. */
+        const double *first[2], *second[2];
+        __mmask8 take1[2], take2[2];
+        __m512i merge[2];
+        for (int h = 0; h < 2; h++) {
+            const int wanted = rows - t - 8 * h, count = wanted < 0 ? 0 : wanted > 8 ? 8 : wanted;
+            const ptrdiff_t r = r0 + t + 8 * h, q = r / NR;
+            const int l = (int)(r % NR), n1 = count < NR - l ? count : NR - l, n2 = count - n1;
+            long long index[8];
+            for (int i = 0; i < 8; i++)
+                index[i] = i < n1 ? i : 8 + (i - n1);
+            first[h] = count > 0 ? b + q * NR * kc + l : b; /* no panel past the block's */
+            second[h] = n2 > 0 ? b + (q + 1) * NR * kc : first[h];
+            take1[h] = first_lanes(n1);
+            take2[h] = first_lanes(n2);
+            merge[h] = _mm512_loadu_si512(index);
+        }
+        for (int p = 0; p < kc; p++) {
+            for (int h = 0; h < 2; h++) {
+                const __m512d x = _mm512_maskz_loadu_pd(take1[h], first[h] + (ptrdiff_t)p * NR);
+                const __m512d y = _mm512_maskz_loadu_pd(take2[h], second[h] + (ptrdiff_t)p * NR);
+                _mm512_store_pd(panel + (ptrdiff_t)p * MR + 8 * h,
+                                _mm512_mul_pd(va, _mm512_permutex2var_pd(x, merge[h], y)));
+            }
+        }
+    }
+}
+
 void gemm_pack_b_avx512(const gemm_operand *b, ptrdiff_t p0, int kc, ptrdiff_t j0, int n_block,
                         int first_panel, int last_panel, int nr, double *restrict out)
 {
@@ -180,6 +216,12 @@ void gemm_pack_a_avx512(const gemm_operand *a, ptrdiff_t i0, int mc, ptrdiff_t p
                         double alpha, int mr, double *restrict out)
 {
     gemm_pack_a(a, i0, mc, p0, kc, alpha, mr, out); /* never selected off x86-64 */
+}
+
+void gemm_pack_a_from_b_avx512(const double *b, int kc, ptrdiff_t r0, int rows, double alpha,
+                               double *restrict out)
+{
+    (void)b, (void)kc, (void)r0, (void)rows, (void)alpha, (void)out; /* never selected */
 }
 
 void gemm_pack_b_avx512(const gemm_operand *b, ptrdiff_t p0, int kc, ptrdiff_t j0, int n_block,

@@ -14,6 +14,7 @@ const gemm_kernel gemm_registry_avx512 = {
     .small = gemm_small_avx512,
     .pack_a = gemm_pack_a_avx512,
     .pack_b = gemm_pack_b_avx512,
+    .pack_a_from_b = gemm_pack_a_from_b_avx512,
     .tri_left = gemm_tri_left_avx512,
     .tri_right = gemm_tri_right_avx512,
     .unit_lower_panel = gemm_unit_lower_panel_avx512,

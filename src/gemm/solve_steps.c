@@ -116,7 +116,8 @@ static void update_rows(const steps_job *job, tela_int r0, tela_int r1, tela_int
                              r1 - r0,
                              -1.0,
                              1.0,
-                             GEMM_ALL};
+                             GEMM_ALL,
+                             false};
     gemm_serial_on_path(&pr, false, buf, buf ? job->buf_len : 0);
 }
 

@@ -78,9 +78,18 @@ int tela_dsymm(tela_par par, char side, char uplo, tela_int m, tela_int n, doubl
     /* A's upper triangle is the lower one of A^T (gemm.h's symmetric operand). */
     const gemm_operand sym = {a, lda, upper}, other = {b, ldb, false};
     gemm_kernel packing = *gemm_kernel_get();
-    gemm_problem pr = {
-        &packing, left ? sym : other, left ? other : sym, c, ldc, m, n, order, alpha, beta,
-        GEMM_ALL};
+    gemm_problem pr = {&packing,
+                       left ? sym : other,
+                       left ? other : sym,
+                       c,
+                       ldc,
+                       m,
+                       n,
+                       order,
+                       alpha,
+                       beta,
+                       GEMM_ALL,
+                       false};
     /* A copied whole when dgemm would read it in place; else (or with no memory for the copy)
      * A's side packed by the symmetric packer, B's by the kernel set's own. */
     gemm_operand *s = left ? &pr.a : &pr.b;

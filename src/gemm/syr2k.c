@@ -43,7 +43,7 @@ int tela_dsyr2k(tela_par par, char uplo, char trans, tela_int n, tela_int k, dou
     /* op(X) is n x k: X, or X read transposed; op(X)^T is the same memory read the other way. */
     const gemm_part part = upper ? GEMM_UPPER : GEMM_LOWER;
     const gemm_problem first = {
-        gemm_kernel_get(), {a, lda, t}, {b, ldb, !t}, c, ldc, n, n, k, alpha, beta, part};
+        gemm_kernel_get(), {a, lda, t}, {b, ldb, !t}, c, ldc, n, n, k, alpha, beta, part, false};
     gemm_problem second = first;
     second.a = (gemm_operand){b, ldb, t};
     second.b = (gemm_operand){a, lda, !t};

@@ -56,7 +56,8 @@ int tela_dsyrk(tela_par par, char uplo, char trans, tela_int n, tela_int k, doub
                              k,
                              alpha,
                              beta,
-                             upper ? GEMM_UPPER : GEMM_LOWER};
+                             upper ? GEMM_UPPER : GEMM_LOWER,
+                             true};
     gemm_run(par, &pr, "dsyrk");
     return 0;
 }

@@ -154,7 +154,8 @@ static void blocks(const lu_step *step, const gemm_kernel *kr, tela_int from, te
                              b,
                              -1.0,
                              1.0,
-                             GEMM_ALL};
+                             GEMM_ALL,
+                             false};
     const int nr = kr->nr, k = (int)b;
     for (ptrdiff_t jc = 0; jc < pr.n; jc += block) {
         const int cols = (int)(pr.n - jc < block ? pr.n - jc : block);
