@@ -81,6 +81,20 @@ static void test_block_columns_even(void **state)
         assert_true(rows <= 192 && rows % 16 == 0);
         assert_int_equal(blocks, (m + 191) / 192);
     }
+    /* Depths likewise in steps of 8: 384 in 192 + 192, not 256 + 128. */
+    zen5.kc = 256;
+    assert_int_equal(gemm_block_depth(&zen5, 256), 256);
+    assert_int_equal(gemm_block_depth(&zen5, 100), 100);
+    assert_int_equal(gemm_block_depth(&zen5, 384), 192);
+    assert_int_equal(gemm_block_depth(&zen5, 300), 152); /* 152 + 148 */
+    assert_int_equal(gemm_block_depth(&zen5, 1024), 256);
+    for (ptrdiff_t k = 257; k <= 4000; k += 3) {
+        const int depth = gemm_block_depth(&zen5, k);
+        const ptrdiff_t blocks = (k + depth - 1) / depth;
+        assert_true(depth <= 256 && depth % 8 == 0);
+        assert_int_equal(blocks, (k + 255) / 256);
+        assert_true(k - (blocks - 1) * depth > 0);
+    }
 }
 
 static void test_haswell_caches(void **state)

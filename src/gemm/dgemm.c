@@ -174,7 +174,7 @@ static void gemm_body(tela_member *self, void *arg)
     double *own_b = a_buf + job->b_at;
     gemm_rows *my_rows = &job->rows[rank].rows;
     const ptrdiff_t m_tiles = (pr->m + kr->mr - 1) / kr->mr;
-    const int block = gemm_block_columns(kr, pr->n);
+    const int block = gemm_block_columns(kr, pr->n), depth = gemm_block_depth(kr, pr->k);
     for (ptrdiff_t jc = 0; jc < pr->n; jc += block) {
         int nb = (int)(pr->n - jc < block ? pr->n - jc : block);
         int panels = gemm_panels_of(nb, kr->nr);
@@ -198,8 +198,8 @@ static void gemm_body(tela_member *self, void *arg)
         /* Fixed rows, no barrier: a small B copied by every member. */
         const bool own = copy && !job->b_claimed;
         double *b_buf = copy ? own_b : job->b_buf;
-        for (ptrdiff_t pc = 0; pc < pr->k; pc += kr->kc) {
-            int kb = (int)(pr->k - pc < kr->kc ? pr->k - pc : kr->kc);
+        for (ptrdiff_t pc = 0; pc < pr->k; pc += depth) {
+            int kb = (int)(pr->k - pc < depth ? pr->k - pc : depth);
             const bool work = m_from < m_to && jp_from < jp_to;
             if (own) {
                 if (work)
@@ -228,7 +228,7 @@ static void gemm_body(tela_member *self, void *arg)
                 gemm_compute_block(pr, jc, nb, pc, kb, b_buf, m_from, m_to, jp_from, jp_to, a_buf);
             /* The next block's packing overwrites shared B, and its claims reset the
              * words a late member may still be taking this block's rows from. */
-            if (!own && (pc + kr->kc < pr->k || jc + block < pr->n))
+            if (!own && (pc + depth < pr->k || jc + block < pr->n))
                 tela_barrier(self);
         }
     }
@@ -264,7 +264,8 @@ static void gemm_parallel(tela_par par, const gemm_problem *pr, const char *name
     job.a_bufs = buf + b_len;
     job.rows = (gemm_rows_line *)(void *)(job.a_bufs + a_all);
     const int block = gemm_block_columns(kr, pr->n);
-    ptrdiff_t k_blocks = (pr->k + kr->kc - 1) / kr->kc, n_blocks = (pr->n + block - 1) / block;
+    const int depth = gemm_block_depth(kr, pr->k);
+    ptrdiff_t k_blocks = (pr->k + depth - 1) / depth, n_blocks = (pr->n + block - 1) / block;
     int sections = (int)(2 * k_blocks * n_blocks);
     const int used =
         tela_parallel_gated(tela_par_limit(par, bound), name,

@@ -269,6 +269,11 @@ int gemm_block_columns(const gemm_kernel *kr, ptrdiff_t n)
     return even_blocks(n, kr->nc, kr->nr);
 }
 
+int gemm_block_depth(const gemm_kernel *kr, ptrdiff_t k)
+{
+    return even_blocks(k, kr->kc, kr->kc % 8 == 0 ? 8 : 1);
+}
+
 size_t gemm_b_buffer_len(const gemm_kernel *kr, int nc, int kc)
 {
     /* A multiple of 8 doubles, so what follows stays 64-byte aligned. */
@@ -291,11 +296,11 @@ static void packed_loops(const gemm_problem *pr, double *buf)
     const int kc_max = (int)(pr->k < kr->kc ? pr->k : kr->kc);
     const int nc_max = (int)(pr->n < kr->nc ? pr->n : kr->nc);
     double *b_buf = buf, *a_buf = buf + gemm_b_buffer_len(kr, nc_max, kc_max);
-    const int block = gemm_block_columns(kr, pr->n);
+    const int block = gemm_block_columns(kr, pr->n), depth = gemm_block_depth(kr, pr->k);
     for (ptrdiff_t jc = 0; jc < pr->n; jc += block) {
         int nb = (int)(pr->n - jc < block ? pr->n - jc : block);
-        for (ptrdiff_t pc = 0; pc < pr->k; pc += kr->kc) {
-            int kb = (int)(pr->k - pc < kr->kc ? pr->k - pc : kr->kc);
+        for (ptrdiff_t pc = 0; pc < pr->k; pc += depth) {
+            int kb = (int)(pr->k - pc < depth ? pr->k - pc : depth);
             kr->pack_b(&pr->b, pc, kb, jc, nb, 0, gemm_panels_of(nb, kr->nr), kr->nr, b_buf);
             gemm_compute_block(pr, jc, nb, pc, kb, b_buf, 0, pr->m, 0, gemm_panels_of(nb, kr->nr),
                                a_buf);
