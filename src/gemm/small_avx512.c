@@ -71,7 +71,8 @@ static inline __attribute__((always_inline)) void small_store_transposed(const s
         for (int j = 0; j < 8; j++) {
             if (j >= cols)
                 break;
-            col[v][j] = _mm512_mul_pd(va, col[v][j]);
+            if (t->alpha != 1.0)
+                col[v][j] = _mm512_mul_pd(va, col[v][j]);
             if (t->beta != 0.0)
                 col[v][j] = _mm512_fmadd_pd(
                     vb, small_load(short_rows, rows, t->c + (8 * v + j) * ldc), col[v][j]);
@@ -134,11 +135,15 @@ static inline __attribute__((always_inline)) void small_tile_run(const small_til
      * by column that wait came once per column (12 x 12 x 12 took 130 ns, 16^3 100). */
     const __m512d va = _mm512_set1_pd(t->alpha), vb = _mm512_set1_pd(t->beta);
     const ptrdiff_t ldc = t->ldc;
+    /* 1 x acc is acc: the multiplies are skipped, not made, for alpha = 1 (each one a step of a
+     * 16 x 12 tile's FMA ports: 3% of a 32^3 call). */
+    if (t->alpha != 1.0) {
 #pragma GCC unroll 12
-    for (int j = 0; j < nr; j++) {
-        acc[0][j] = _mm512_mul_pd(va, acc[0][j]);
-        if (nv == 2)
-            acc[1][j] = _mm512_mul_pd(va, acc[1][j]);
+        for (int j = 0; j < nr; j++) {
+            acc[0][j] = _mm512_mul_pd(va, acc[0][j]);
+            if (nv == 2)
+                acc[1][j] = _mm512_mul_pd(va, acc[1][j]);
+        }
     }
     if (t->beta != 0.0) {
 #pragma GCC unroll 12
