@@ -267,7 +267,7 @@ static void test_edge_kernel_masks(void **state)
     const gemm_kernel *kr = gemm_kernel_get();
     if (!kr->edge)
         skip(); /* this CPU's kernel computes edges as whole tiles, into a buffer */
-    enum { KC = 300, LDC = GEMM_MR_MAX + 5, COLS = GEMM_NR_MAX + 2 };
+    enum { KC = 300, LDC = GEMM_MR_MAX + 5, COLS = GEMM_NR_MAX + 1 }; /* tile columns 1 .. nr */
     double *a = aligned_alloc(64, sizeof(double) * KC * GEMM_MR_MAX),
            *b = aligned_alloc(64, sizeof(double) * KC * GEMM_NR_MAX);
     assert_non_null(a);

@@ -131,7 +131,7 @@ void gemm_pack_a_from_b_avx512(const double *b, int kc, ptrdiff_t r0, int rows, 
         __m512i merge[2];
         for (int h = 0; h < 2; h++) {
             const int wanted = rows - t - 8 * h, count = wanted < 0 ? 0 : wanted > 8 ? 8 : wanted;
-            const ptrdiff_t r = r0 + t + 8 * h, q = r / NR;
+            const ptrdiff_t r = r0 + t + (ptrdiff_t)8 * h, q = r / NR;
             const int l = (int)(r % NR), n1 = count < NR - l ? count : NR - l, n2 = count - n1;
             long long index[8];
             for (int i = 0; i < 8; i++)
@@ -146,7 +146,7 @@ void gemm_pack_a_from_b_avx512(const double *b, int kc, ptrdiff_t r0, int rows, 
             for (int h = 0; h < 2; h++) {
                 const __m512d x = _mm512_maskz_loadu_pd(take1[h], first[h] + (ptrdiff_t)p * NR);
                 const __m512d y = _mm512_maskz_loadu_pd(take2[h], second[h] + (ptrdiff_t)p * NR);
-                _mm512_store_pd(panel + (ptrdiff_t)p * MR + 8 * h,
+                _mm512_store_pd(panel + (ptrdiff_t)p * MR + (ptrdiff_t)8 * h,
                                 _mm512_mul_pd(va, _mm512_permutex2var_pd(x, merge[h], y)));
             }
         }

@@ -240,7 +240,7 @@ static void small_transposed(const gemm_problem *pr)
         const ptrdiff_t vectors = (n + 7) / 8, col_tiles = (vectors + 2) / 3;
         for (ptrdiff_t u = 0, j0 = 0; u < col_tiles; u++) {
             const int nv = (int)(vectors / col_tiles + (u < vectors % col_tiles));
-            const int cols = n - j0 < 8 * nv ? (int)(n - j0) : 8 * nv;
+            const int cols = n - j0 < (ptrdiff_t)8 * nv ? (int)(n - j0) : 8 * nv;
             t.last = (__mmask8)((1u << (cols - 8 * (nv - 1))) - 1u);
             t.a = pr->b.p + j0;
             t.c = pr->c + i0 + j0 * pr->ldc;
