@@ -7,6 +7,7 @@
 #include "gemm/gemm.h"
 #include "par/engine.h"
 
+#include <sched.h>
 #include <stdalign.h>
 
 static bool trans_flag(char t, bool *trans)
@@ -63,6 +64,10 @@ typedef struct gemm_rows {
     gemm_claim_word taken;
     ptrdiff_t first, size; /* rows of tiles */
     int jp_from, jp_to;    /* panels */
+    /* The block (1, 2, ... in the region's order) for which the fields above and the member's
+     * own B panels are ready, published with release: where no member's tiles read panels
+     * another packed, this replaces the barrier after packing (0 before the region). */
+    _Atomic long ready;
 } gemm_rows;
 
 typedef struct gemm_rows_line {
@@ -120,14 +125,17 @@ void gemm_split_grid(int width, ptrdiff_t m_tiles, int n_panels, int *wm, int *w
     }
 }
 
-/* The member other than r whose rows have the most left, -1 when none has. */
-static int fullest_other(const gemm_job *job, int r, int w)
+/* The member other than r whose rows of block `block` have the most left, -1 when none has; a
+ * member that has not published that block yet has none. */
+static int fullest_other(const gemm_job *job, int r, int w, long block)
 {
     int best = -1;
     ptrdiff_t most = 0;
     for (int o = 0; o < w; o++) {
         gemm_rows *rows = &job->rows[o].rows;
-        const ptrdiff_t left = o == r ? 0 : gemm_claims_left(&rows->taken, rows->size);
+        if (o == r || atomic_load_explicit(&rows->ready, memory_order_acquire) != block)
+            continue;
+        const ptrdiff_t left = gemm_claims_left(&rows->taken, rows->size);
         if (left > most) {
             most = left;
             best = o;
@@ -136,15 +144,15 @@ static int fullest_other(const gemm_job *job, int r, int w)
     return best;
 }
 
-/* Member r's part of one B block's product: its own rows a claim at a time, then
- * what it can take from the others'. */
-static void compute_claimed(const gemm_job *job, int r, int w, ptrdiff_t jc, int nb, ptrdiff_t pc,
-                            int kb, const double *b_buf, double *a_buf)
+/* Member r's part of one B block's product: its own rows a claim at a time, then what it can
+ * take from those members that have published the block. */
+static void compute_claimed_once(const gemm_job *job, int r, int w, long block, ptrdiff_t jc,
+                                 int nb, ptrdiff_t pc, int kb, const double *b_buf, double *a_buf)
 {
     const gemm_problem *pr = &job->pr;
     const gemm_kernel *kr = pr->kernel;
     ptrdiff_t at, count;
-    for (int owner = r; owner >= 0; owner = fullest_other(job, r, w)) {
+    for (int owner = r; owner >= 0; owner = fullest_other(job, r, w, block)) {
         gemm_rows *rows = &job->rows[owner].rows;
         /* Claims of even height over the share, as the serial loops cut rows,
          * and at least GEMM_CLAIMS_A_SHARE of them: a member done with its
@@ -164,6 +172,35 @@ static void compute_claimed(const gemm_job *job, int r, int w, ptrdiff_t jc, int
     }
 }
 
+/* True once every member has published block (gemm_rows.ready). */
+static bool all_published(const gemm_job *job, int w, long block)
+{
+    for (int o = 0; o < w; o++)
+        if (atomic_load_explicit(&job->rows[o].rows.ready, memory_order_acquire) != block)
+            return false;
+    return true;
+}
+
+/* Times a member with nothing left to take looks again for a member still packing, yielding
+ * its CPU in between (on an oversubscribed team that member may need it), before it leaves
+ * the block's rows to their owners. Packing takes a few tens of us; this only bounds the
+ * look. */
+#define GEMM_READY_POLLS 64
+
+/* compute_claimed_once until a pass that began with every member's block published (so it
+ * left no row untaken), or GEMM_READY_POLLS passes. */
+static void compute_claimed(const gemm_job *job, int r, int w, long block, ptrdiff_t jc, int nb,
+                            ptrdiff_t pc, int kb, const double *b_buf, double *a_buf)
+{
+    for (int polls = 0;; polls++) {
+        const bool all = all_published(job, w, block);
+        compute_claimed_once(job, r, w, block, jc, nb, pc, kb, b_buf, a_buf);
+        if (all || polls == GEMM_READY_POLLS)
+            return;
+        sched_yield();
+    }
+}
+
 static void gemm_body(tela_member *self, void *arg)
 {
     const gemm_job *job = arg;
@@ -175,6 +212,7 @@ static void gemm_body(tela_member *self, void *arg)
     gemm_rows *my_rows = &job->rows[rank].rows;
     const ptrdiff_t m_tiles = (pr->m + kr->mr - 1) / kr->mr;
     const int block = gemm_block_columns(kr, pr->n), depth = gemm_block_depth(kr, pr->k);
+    long seq = 0; /* blocks so far, this one included */
     for (ptrdiff_t jc = 0; jc < pr->n; jc += block) {
         int nb = (int)(pr->n - jc < block ? pr->n - jc : block);
         int panels = gemm_panels_of(nb, kr->nr);
@@ -198,9 +236,16 @@ static void gemm_body(tela_member *self, void *arg)
         /* Fixed rows, no barrier: a small B copied by every member. */
         const bool own = copy && !job->b_claimed;
         double *b_buf = copy ? own_b : job->b_buf;
+        /* Each member's tiles read only B panels it packed itself (its own copy, or its own
+         * columns when the grid has one row): no barrier after packing, a member starts on its
+         * rows as soon as its panels are packed and takes others' rows once they publish them.
+         * On two members of a lower triangle of 1024, one packs 25 panels and the other 61:
+         * the first waited 34 us of a ~1.4 ms block at that barrier. */
+        const bool self_fed = copy || wm == 1;
         for (ptrdiff_t pc = 0; pc < pr->k; pc += depth) {
             int kb = (int)(pr->k - pc < depth ? pr->k - pc : depth);
             const bool work = m_from < m_to && jp_from < jp_to;
+            seq++;
             if (own) {
                 if (work)
                     kr->pack_b(&pr->b, pc, kb, jc, nb, 0, panels, kr->nr, b_buf);
@@ -220,10 +265,12 @@ static void gemm_body(tela_member *self, void *arg)
                 my_rows->jp_from = jp_from;
                 my_rows->jp_to = jp_to;
                 atomic_store_explicit(&my_rows->taken, 0, memory_order_relaxed);
-                tela_barrier(self);
+                atomic_store_explicit(&my_rows->ready, seq, memory_order_release);
+                if (!self_fed)
+                    tela_barrier(self);
             }
             if (!own)
-                compute_claimed(job, rank, width, jc, nb, pc, kb, b_buf, a_buf);
+                compute_claimed(job, rank, width, seq, jc, nb, pc, kb, b_buf, a_buf);
             else if (work)
                 gemm_compute_block(pr, jc, nb, pc, kb, b_buf, m_from, m_to, jp_from, jp_to, a_buf);
             /* The next block's packing overwrites shared B, and its claims reset the
@@ -263,6 +310,8 @@ static void gemm_parallel(tela_par par, const gemm_problem *pr, const char *name
     job.b_buf = buf;
     job.a_bufs = buf + b_len;
     job.rows = (gemm_rows_line *)(void *)(job.a_bufs + a_all);
+    for (int r = 0; r < bound; r++)
+        atomic_init(&job.rows[r].rows.ready, 0);
     const int block = gemm_block_columns(kr, pr->n);
     const int depth = gemm_block_depth(kr, pr->k);
     ptrdiff_t k_blocks = (pr->k + depth - 1) / depth, n_blocks = (pr->n + block - 1) / block;
