@@ -141,7 +141,8 @@ static bool unpacked_op(const gemm_kernel *kr, bool ta, bool tb, ptrdiff_t m, pt
 {
     static double dummy;
     const gemm_problem pr = {
-        kr, {&dummy, lda, ta}, {&dummy, ldb, tb}, &dummy, m, m, n, k, -1.0, 1.0, GEMM_ALL, false};
+        kr,  {&dummy, lda, ta}, {&dummy, ldb, tb}, &dummy, m, m, n, k, -1.0, 1.0, GEMM_ALL, false,
+        NULL};
     return gemm_prefers_unpacked(&pr);
 }
 

@@ -636,7 +636,7 @@ static void test_same_bits_at_every_width(void **state)
                 free(whole);
                 symm_free(&d);
             }
-    static const int syr2k_shapes[][2] = {{150, 70}, {290, 280}, {31, 300}};
+    static const int syr2k_shapes[][2] = {{150, 70}, {290, 280}, {31, 300}, {300, 24}};
     for (size_t z = 0; z < sizeof syr2k_shapes / sizeof syr2k_shapes[0]; z++)
         for (int ul = 0; ul < 2; ul++)
             for (int tr = 0; tr < 2; tr++) {
@@ -647,7 +647,11 @@ static void test_same_bits_at_every_width(void **state)
                     2.0,       false};
                 syr2k_data d = syr2k_make(&t, 2);
                 mat want = mat_copy(&d.c0);
-                for (size_t w = 0; w < sizeof pars / sizeof pars[0]; w++) {
+                /* Widest first, each checked against the reference too: a wide run's buffers
+                 * then hold another shape's data, where a part no member packed shows. */
+                const size_t count = sizeof pars / sizeof pars[0];
+                for (size_t q = 0; q < count; q++) {
+                    const size_t w = count - 1 - q;
                     mat c = mat_copy(&d.c0);
                     assert_int_equal(tela_dsyr2k(pars[w], t.uplo, t.trans, t.n, t.k, t.alpha, d.a.x,
                                                  d.a.ld, d.b.x, d.b.ld, t.beta, c.x, c.ld),
@@ -655,12 +659,11 @@ static void test_same_bits_at_every_width(void **state)
                     char what[96];
                     snprintf(what, sizeof what, "dsyr2k %c%c n=%d k=%d width %zu", t.uplo, t.trans,
                              t.n, t.k, w);
-                    if (w == 0) {
-                        syr2k_check(what, &t, &d, &c);
+                    syr2k_check(what, &t, &d, &c);
+                    if (q == 0)
                         memcpy(want.x, c.x, sizeof(double) * mat_len(&c));
-                    } else {
+                    else
                         expect_same_bits(what, &c, &want);
-                    }
                     free(c.x);
                 }
                 free(want.x);
@@ -709,6 +712,53 @@ static void test_symm_inside_a_region(void **state)
         free(c0.x);
         free(c1.x);
         symm_free(&d);
+    }
+    tela_pool_destroy(pool);
+}
+
+/* dsyr2k likewise, on the one-product path (a pair of operands along k, packed) and the
+ * two-product one (small: the unpacked path). */
+typedef struct member_syr2k {
+    const syr2k_case *t;
+    const syr2k_data *d;
+    double *c[2];
+} member_syr2k;
+
+static void syr2k_in_member(tela_member *self, void *arg)
+{
+    const member_syr2k *job = arg;
+    const syr2k_case *t = job->t;
+    TU_CHECK(tela_dsyr2k(tela_par_seq(), t->uplo, t->trans, t->n, t->k, t->alpha, job->d->a.x,
+                         job->d->a.ld, job->d->b.x, job->d->b.ld, t->beta, job->c[tela_rank(self)],
+                         job->d->c0.ld) == 0);
+}
+
+static void test_syr2k_inside_a_region(void **state)
+{
+    (void)state;
+    tela_pool *pool = tu_pool_of_width(2);
+    assert_non_null(pool);
+    static const syr2k_case cases[] = {{'L', 'N', 300, 24, 1.5, 0.5, false},
+                                       {'U', 'T', 250, 32, -1.0, 1.0, false},
+                                       {'L', 'N', 40, 20, 1.0, 0.0, false}};
+    tl_seed(8);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        syr2k_data d = syr2k_make(&cases[i], 1);
+        mat want = mat_copy(&d.c0), c0 = mat_copy(&d.c0), c1 = mat_copy(&d.c0);
+        const syr2k_case *t = &cases[i];
+        assert_int_equal(tela_dsyr2k(tela_par_seq(), t->uplo, t->trans, t->n, t->k, t->alpha, d.a.x,
+                                     d.a.ld, d.b.x, d.b.ld, t->beta, want.x, want.ld),
+                         0);
+        syr2k_check("dsyr2k outside a region", t, &d, &want);
+        member_syr2k job = {t, &d, {c0.x, c1.x}};
+        assert_int_equal(tela_parallel(tela_par_pool(pool), 2, syr2k_in_member, &job), 2);
+        TU_ASSERT_NO_FAILURES();
+        expect_same_bits("dsyr2k in member 0", &c0, &want);
+        expect_same_bits("dsyr2k in member 1", &c1, &want);
+        free(want.x);
+        free(c0.x);
+        free(c1.x);
+        syr2k_free(&d);
     }
     tela_pool_destroy(pool);
 }
@@ -920,6 +970,7 @@ int main(void)
         cmocka_unit_test_setup(test_cblas_layouts, reset_hooks),
         cmocka_unit_test_setup(test_same_bits_at_every_width, reset_hooks),
         cmocka_unit_test_setup(test_symm_inside_a_region, reset_hooks),
+        cmocka_unit_test_setup(test_syr2k_inside_a_region, reset_hooks),
         cmocka_unit_test_setup(test_symm_errors, reset_hooks),
         cmocka_unit_test_setup(test_syr2k_errors, reset_hooks),
         cmocka_unit_test_setup(test_native_arguments, reset_hooks),

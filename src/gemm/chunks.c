@@ -26,7 +26,8 @@ void level3_gemm(const level3_ctx *ctx, char ta, char tb, tela_int m, tela_int n
                              alpha,
                              beta,
                              GEMM_ALL,
-                             false};
+                             false,
+                             NULL};
     gemm_problem whole = pr;
     if (ctx->whole_m > 0)
         whole.m = ctx->whole_m;

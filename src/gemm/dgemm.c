@@ -248,7 +248,7 @@ static void gemm_body(tela_member *self, void *arg)
             seq++;
             if (own) {
                 if (work)
-                    kr->pack_b(&pr->b, pc, kb, jc, nb, 0, panels, kr->nr, b_buf);
+                    gemm_pack_b_of(pr, pc, kb, jc, nb, 0, panels, b_buf);
             } else {
                 /* A copy is packed whole even with no rows of one's own:
                  * its member may take others' rows. A shared block is
@@ -259,7 +259,7 @@ static void gemm_body(tela_member *self, void *arg)
                 const ptrdiff_t mine = jp_to - jp_from;
                 int first = copy ? 0 : jp_from + (int)(mine * row / wm);
                 int last = copy ? panels : jp_from + (int)(mine * (row + 1) / wm);
-                kr->pack_b(&pr->b, pc, kb, jc, nb, first, last, kr->nr, b_buf);
+                gemm_pack_b_of(pr, pc, kb, jc, nb, first, last, b_buf);
                 my_rows->first = t_from;
                 my_rows->size = work ? t_to - t_from : 0;
                 my_rows->jp_from = jp_from;
@@ -397,7 +397,7 @@ int tela_dgemm(tela_par par, char transa, char transb, tela_int m, tela_int n, t
     }
     const gemm_problem pr = {
         gemm_kernel_get(), {a, lda, ta}, {b, ldb, tb}, c, ldc, m, n, k, alpha, beta,
-        GEMM_ALL,          false};
+        GEMM_ALL,          false,        NULL};
     gemm_run(par, &pr, "dgemm");
     return 0;
 }

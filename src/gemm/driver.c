@@ -125,6 +125,54 @@ void gemm_rows_reached(const gemm_problem *pr, ptrdiff_t j0, int n_block, int jp
         *m_to = col_to;
 }
 
+void gemm_pack_a_of(const gemm_problem *pr, ptrdiff_t i0, int mc, ptrdiff_t p0, int kc, double *out)
+{
+    const gemm_kernel *kr = pr->kernel;
+    const gemm_pair *pair = pr->pair;
+    const ptrdiff_t split = pair ? pair->split : pr->k;
+    if (p0 + kc <= split || p0 >= split) {
+        const bool second = p0 >= split;
+        kr->pack_a(second ? &pair->a2 : &pr->a, i0, mc, second ? p0 - split : p0, kc, pr->alpha,
+                   kr->mr, out);
+        return;
+    }
+    /* Across the split: a micro-panel at a time (pack_a puts micro-panels kc apart, its own
+     * kc), its first steps from a, the rest from a2. */
+    const int first = (int)(split - p0), mr = kr->mr;
+    for (int r = 0; r < mc; r += mr) {
+        const int rows = mc - r < mr ? mc - r : mr;
+        double *panel = out + (ptrdiff_t)r * kc;
+        kr->pack_a(&pr->a, i0 + r, rows, p0, first, pr->alpha, mr, panel);
+        kr->pack_a(&pair->a2, i0 + r, rows, 0, kc - first, pr->alpha, mr,
+                   panel + (ptrdiff_t)first * mr);
+    }
+}
+
+void gemm_pack_b_of(const gemm_problem *pr, ptrdiff_t p0, int kc, ptrdiff_t j0, int n_block,
+                    int first_panel, int last_panel, double *out)
+{
+    const gemm_kernel *kr = pr->kernel;
+    const gemm_pair *pair = pr->pair;
+    const ptrdiff_t split = pair ? pair->split : pr->k;
+    const int nr = kr->nr;
+    if (p0 + kc <= split || p0 >= split) {
+        const bool second = p0 >= split;
+        kr->pack_b(second ? &pair->b2 : &pr->b, second ? p0 - split : p0, kc, j0, n_block,
+                   first_panel, last_panel, nr, out);
+        return;
+    }
+    /* A panel at a time: pack_b puts panel jp at jp * nr * (its kc), so each call is given the
+     * origin that lands its panel at jp * nr * kc, then nr * first further for b2's steps. */
+    const int first = (int)(split - p0), rest = kc - first;
+    for (int jp = first_panel; jp < last_panel; jp++) {
+        double *panel = out + (ptrdiff_t)jp * nr * kc;
+        kr->pack_b(&pr->b, p0, first, j0, n_block, jp, jp + 1, nr,
+                   panel - (ptrdiff_t)jp * nr * first);
+        kr->pack_b(&pair->b2, 0, rest, j0, n_block, jp, jp + 1, nr,
+                   panel + (ptrdiff_t)nr * first - (ptrdiff_t)jp * nr * rest);
+    }
+}
+
 /* Rows [ic, ic + mc) of op(A) packed into a_buf for the k block at p0. When op(B) is op(A)^T,
  * the micro-panels whose rows are columns of the B block's panels [jp_from, jp_to) (this
  * member's own: packed by it, or by its grid column before the barrier) are copied from
@@ -146,17 +194,17 @@ static void pack_a_rows(const gemm_problem *pr, ptrdiff_t j0, int n_block, int j
         t_to = ic + mc <= hi ? tiles : hi > ic ? (int)((hi - ic) / mr) : 0;
     }
     if (t_from >= t_to) {
-        kr->pack_a(&pr->a, ic, mc, p0, kc, pr->alpha, mr, a_buf);
+        gemm_pack_a_of(pr, ic, mc, p0, kc, a_buf);
         return;
     }
     const int copied_from = t_from * mr, copied_to = t_to * mr < mc ? t_to * mr : mc;
     if (copied_from > 0)
-        kr->pack_a(&pr->a, ic, copied_from, p0, kc, pr->alpha, mr, a_buf);
+        gemm_pack_a_of(pr, ic, copied_from, p0, kc, a_buf);
     kr->pack_a_from_b(b_packed, kc, ic + copied_from - j0, copied_to - copied_from, pr->alpha,
                       a_buf + (ptrdiff_t)copied_from * kc);
     if (copied_to < mc)
-        kr->pack_a(&pr->a, ic + copied_to, mc - copied_to, p0, kc, pr->alpha, mr,
-                   a_buf + (ptrdiff_t)copied_to * kc);
+        gemm_pack_a_of(pr, ic + copied_to, mc - copied_to, p0, kc,
+                       a_buf + (ptrdiff_t)copied_to * kc);
 }
 
 void gemm_compute_block(const gemm_problem *pr, ptrdiff_t j0, int n_block, ptrdiff_t p0, int kc,
@@ -301,7 +349,7 @@ static void packed_loops(const gemm_problem *pr, double *buf)
         int nb = (int)(pr->n - jc < block ? pr->n - jc : block);
         for (ptrdiff_t pc = 0; pc < pr->k; pc += depth) {
             int kb = (int)(pr->k - pc < depth ? pr->k - pc : depth);
-            kr->pack_b(&pr->b, pc, kb, jc, nb, 0, gemm_panels_of(nb, kr->nr), kr->nr, b_buf);
+            gemm_pack_b_of(pr, pc, kb, jc, nb, 0, gemm_panels_of(nb, kr->nr), b_buf);
             gemm_compute_block(pr, jc, nb, pc, kb, b_buf, 0, pr->m, 0, gemm_panels_of(nb, kr->nr),
                                a_buf);
         }

@@ -203,7 +203,25 @@ typedef struct gemm_problem {
     /* op(B) is op(A)^T, the same memory (syrk): rows of op(A) whose columns of op(B) are in the
      * packed B block are packed from there (gemm_compute_block). */
     bool b_is_a_transposed;
+    /* NULL, or the second halves of both operands along k (dsyr2k): see gemm_pair. */
+    const struct gemm_pair *pair;
 } gemm_problem;
+
+/* A product whose operands continue along k in other matrices: op(A)(i, p) is op(a)(i, p) for
+ * p < split, else op(a2)(i, p - split); op(B)(p, j) likewise from b and b2. dsyr2k's
+ * alpha (op(A) op(B)^T + op(B) op(A)^T) is one such product of depth 2k, so each tile of C
+ * sums both before C is read and written. Only the packed path reads pairs (the problem's
+ * kernel set is a packed_only copy); the packers see one side at a time (gemm_pack_a_of). */
+typedef struct gemm_pair {
+    gemm_operand a2, b2;
+    ptrdiff_t split;
+} gemm_pair;
+
+/* pack_a / pack_b of pr's kernel set on pr's operands, across a pair's split. */
+void gemm_pack_a_of(const gemm_problem *pr, ptrdiff_t i0, int mc, ptrdiff_t p0, int kc,
+                    double *out);
+void gemm_pack_b_of(const gemm_problem *pr, ptrdiff_t p0, int kc, ptrdiff_t j0, int n_block,
+                    int first_panel, int last_panel, double *out);
 
 /* *c after a product's value t, by BLAS's rule for beta (beta = 0 never
  * reads C): what the micro-kernel does, for elements it cannot write. */

@@ -89,7 +89,8 @@ int tela_dsymm(tela_par par, char side, char uplo, tela_int m, tela_int n, doubl
                        alpha,
                        beta,
                        GEMM_ALL,
-                       false};
+                       false,
+                       NULL};
     /* A copied whole when dgemm would read it in place; else (or with no memory for the copy)
      * A's side packed by the symmetric packer, B's by the kernel set's own. */
     gemm_operand *s = left ? &pr.a : &pr.b;

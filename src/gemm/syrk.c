@@ -57,7 +57,8 @@ int tela_dsyrk(tela_par par, char uplo, char trans, tela_int n, tela_int k, doub
                              alpha,
                              beta,
                              upper ? GEMM_UPPER : GEMM_LOWER,
-                             true};
+                             true,
+                             NULL};
     gemm_run(par, &pr, "dsyrk");
     return 0;
 }

@@ -149,14 +149,17 @@ peer_check_hooks() {
     done
 }
 
-# peer_regions KERNEL_REGEX: "N x width=W, ..." for the traced regions whose kernel matches.
+# peer_regions KERNEL_REGEX: "N x width=W, ..." for the traced regions whose kernel matches
+# (nothing when none does: a trace of other kernels' regions only, as dsyr2k's copy at width 1).
 peer_regions() {
     if [[ ! -s trace ]]; then
         echo "no trace"
         return
     fi
-    grep -oE "kernel=($1) .*width=[0-9]+" trace | grep -oE 'width=[0-9]+' | sort -t= -k2n |
-        uniq -c | awk '{printf "%s%s x %s", sep, $1, $2; sep=", "}'
+    local widths
+    widths="$(grep -oE "kernel=($1) .*width=[0-9]+" trace | grep -oE 'width=[0-9]+' || true)"
+    [[ -n "$widths" ]] || return 0
+    sort -t= -k2n <<<"$widths" | uniq -c | awk '{printf "%s%s x %s", sep, $1, $2; sep=", "}'
 }
 
 # peer_ran_at_width KERNEL_REGEX: whether a region of such a kernel ran at the full width.
