@@ -84,9 +84,10 @@ void gemm_kernel_avx512_d16x12(int kc, const double *restrict a, const double *r
 /* The tile's first 4, 8 or 12 columns (an edge of 4 columns, as with nrhs = 100 = 8 x 12 + 4,
  * costs a whole tile's 24 FMAs a step for 8 of use), then only the rows of each column that
  * rows[j] names read and written, with masks: edges and tiles across a triangle's diagonal go
- * straight into C, where a buffer and a scalar combine cost dsyrk 2.5% of its time. C is read
- * for every column before any is written (a load after a masked store to the same lines waits
- * for the store to retire). beta * c + t is one FMA, as gemm_store_tile makes it. */
+ * straight into C instead of through a buffer and a scalar combine (one path for both; measured
+ * level, docs/gemm.md). C is read for every column before any is written (a load after a masked
+ * store to the same lines waits for the store to retire). beta * c + t is one FMA, as
+ * gemm_store_tile makes it. */
 static inline __attribute__((always_inline)) void
 edge_tile(int kc, const double *restrict a, const double *restrict b, double *restrict c,
           ptrdiff_t ldc, double beta, const uint16_t *restrict rows, const int nc)
