@@ -223,12 +223,6 @@ void gemm_compute_block(const gemm_problem *pr, ptrdiff_t j0, int n_block, ptrdi
     }
 }
 
-bool gemm_is_small(ptrdiff_t m, ptrdiff_t n, ptrdiff_t k)
-{
-    /* Below ~32^3 flops/2 packing costs more than it saves (and allocates). */
-    return (double)m * (double)n * (double)k <= 32.0 * 32.0 * 32.0;
-}
-
 /* How many of k columns ld doubles apart share one set of a 4 KiB-way L1
  * (a line's set is its address mod 4096 over 64). The unpacked path keeps
  * A's k columns in L1 while it sweeps C; with lda a multiple of 512 all of

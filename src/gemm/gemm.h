@@ -349,8 +349,12 @@ void gemm_small(const gemm_problem *pr);
  * m's tiles) by wn columns (over its panels), wm * wn = width. */
 void gemm_split_grid(int width, ptrdiff_t m_tiles, int n_panels, int *wm, int *wn);
 /* True if the product is so small it runs serially on the small path,
- * without the gate. */
-bool gemm_is_small(ptrdiff_t m, ptrdiff_t n, ptrdiff_t k);
+ * without the gate: below ~32^3 flops/2 packing costs more than it saves
+ * (and allocates). Inline: it is on every dgemm's path. */
+static inline bool gemm_is_small(ptrdiff_t m, ptrdiff_t n, ptrdiff_t k)
+{
+    return (double)m * (double)n * (double)k <= 32.0 * 32.0 * 32.0;
+}
 /* True if this kernel's unpacked path beats packing for these sizes (it
  * then runs at every width, members splitting C's columns). */
 bool gemm_prefers_unpacked(const gemm_problem *pr);
