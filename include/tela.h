@@ -444,6 +444,16 @@ TELA_API int tela_dsteqr(tela_par par, char compz, tela_int n, double *d, double
  * not converge. compz 1, n 2, ldz 6. */
 TELA_API int tela_dstedc(tela_par par, char compz, tela_int n, double *d, double *e, double *z,
                          tela_int ldz);
+/* The eigenvectors of the tridiagonal (d, e) for m of its eigenvalues w by inverse iteration
+ * (LAPACK's dstein), as dstebz returns them: iblock[j] the block (1-based) of w[j], ascending,
+ * w ascending within a block, isplit[b - 1] the last row (1-based) of block b. Column j of z:
+ * w[j]'s vector, unit 2-norm, its largest entry positive, zero outside its block; vectors of
+ * eigenvalues within 1e-3 ||T_b|| of each other orthogonalised against each other. info = i >
+ * 0: i vectors did not converge in 5 solves, their indices (1-based) first in ifail (m entries
+ * when not NULL; 0 after them). n 1, d 2, e 3, m 4, w 5, iblock 6, isplit 7, z 8, ldz 9. */
+TELA_API int tela_dstein(tela_par par, tela_int n, const double *d, const double *e, tela_int m,
+                         const double *w, const tela_int *iblock, const tela_int *isplit, double *z,
+                         tela_int ldz, tela_int *ifail);
 
 /* The eigenvalues w of the symmetric n x n A (its uplo triangle), with jobz 'V' the
  * vectors over A, by reduction to tridiagonal form and divide and conquer (dsyevd) or QL/QR

@@ -1,7 +1,7 @@
 /* test_compat_eig — the Fortran-ABI symmetric eigen symbols (dsyevd_, dsyev_, dsyevr_, dsygvd_,
- * dsygst_, dsytrd_, dorgtr_, dormtr_, dstedc_, dsteqr_, dsterf_): every bad-argument number of
- * reference LAPACK 3.11's routines, LWORK's and LIWORK's included, reported to this program's
- * xerbla_ with the routine's name, INFO = -i and nothing written; the workspace queries
+ * dsygst_, dsytrd_, dorgtr_, dormtr_, dstedc_, dsteqr_, dsterf_, dstein_): every bad-argument
+ * number of reference LAPACK 3.11's routines, LWORK's and LIWORK's included, reported to this
+ * program's xerbla_ with the routine's name, INFO = -i and nothing written; the workspace queries
  * (LWORK = -1 or LIWORK = -1) writing WORK(1) and IWORK(1) alone, 3.11's sizes, the same as
  * OpenBLAS's (0.3.21, LAPACK 3.11's drivers) loaded apart; at N = 32768 and 40000 the true sizes
  * past INT_MAX where LP64 arithmetic overflows (NumPy #25564), and INT_MAX the largest LWORK
@@ -38,6 +38,9 @@ void dstedc_(const char *compz, const int *n, double *d, double *e, double *z, c
 void dsteqr_(const char *compz, const int *n, double *d, double *e, double *z, const int *ldz,
              double *work, int *info);
 void dsterf_(const int *n, double *d, double *e, int *info);
+void dstein_(const int *n, const double *d, const double *e, const int *m, const double *w,
+             const int *iblock, const int *isplit, double *z, const int *ldz, double *work,
+             int *iwork, int *ifail, int *info);
 
 #define SENTINEL  1234.5
 #define ISENTINEL -777
@@ -1325,6 +1328,104 @@ static void test_quick_returns(void **state)
     expect_no_reports();
 }
 
+/* dstein_: reference DSTEIN's bad arguments (N 1, M 4, LDZ 9, IBLOCK out of order 6, W out of
+ * order within a block 5) and tela's (blocks past N 6, ISPLIT past N 7) reported as "DSTEIN"
+ * with nothing written, NULL arrays (D 2, W 5, Z 8, WORK 10) by number alone; a good call the
+ * bits of tela_dstein on the same input with IFAIL zeroed, on two blocks. */
+static void test_dstein(void **state)
+{
+    (void)state;
+    const double d[6] = {2, -1, 0.5, 3, 1, -2}, e[5] = {1, 0.25, 0, 0.5, 1.5};
+    /* Blocks rows 1-3 and 4-6; values from tela_dsterf of each. */
+    double w[6], t[3], f[2];
+    for (int b = 0; b < 2; b++) {
+        memcpy(t, d + 3 * b, sizeof t);
+        memcpy(f, e + 3 * b, sizeof f);
+        assert_int_equal(tela_dsterf(tela_par_seq(), 3, t, f), 0);
+        memcpy(w + 3 * b, t, sizeof t);
+    }
+    const int iblock[6] = {1, 1, 1, 2, 2, 2}, isplit[2] = {3, 6};
+    const int unordered[6] = {1, 2, 1, 2, 2, 2}, past[6] = {1, 1, 1, 2, 2, 7}, far[2] = {3, 7};
+    const double w_unordered[6] = {w[1], w[0], w[2], w[3], w[4], w[5]};
+    const struct {
+        int n, m, ldz;
+        const int *iblock, *isplit;
+        const double *d, *w;
+        bool z, work;
+        int want;
+        bool reported;
+    } cases[] = {
+        {-1, 6, 6, iblock, isplit, d, w, true, true, -1, true},
+        {6, -1, 6, iblock, isplit, d, w, true, true, -4, true},
+        {6, 7, 6, iblock, isplit, d, w, true, true, -4, true},
+        {6, 6, 5, iblock, isplit, d, w, true, true, -9, true},
+        {6, 6, 6, unordered, isplit, d, w, true, true, -6, true},
+        {6, 6, 6, iblock, isplit, d, w_unordered, true, true, -5, true},
+        {6, 6, 6, past, isplit, d, w, true, true, -6, true},
+        {6, 6, 6, iblock, far, d, w, true, true, -7, true},
+        {6, 6, 6, iblock, isplit, NULL, w, true, true, -2, false},
+        {6, 6, 6, iblock, isplit, d, NULL, true, true, -5, false},
+        {6, 6, 6, iblock, isplit, d, w, false, true, -8, false},
+        {6, 6, 6, iblock, isplit, d, w, true, false, -10, false},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        double z[36], work[30];
+        int iwork[6], ifail[6], info = 0;
+        for (int i = 0; i < 36; i++)
+            z[i] = SENTINEL;
+        for (int i = 0; i < 6; i++)
+            ifail[i] = ISENTINEL;
+        memset(&hooks, 0, sizeof hooks);
+        dstein_(&cases[c].n, cases[c].d, e, &cases[c].m, cases[c].w, cases[c].iblock,
+                cases[c].isplit, cases[c].z ? z : NULL, &cases[c].ldz, cases[c].work ? work : NULL,
+                iwork, ifail, &info);
+        if (info != cases[c].want)
+            fail_msg("dstein_ case %zu: INFO %d, want %d", c, info, cases[c].want);
+        if (cases[c].reported &&
+            (hooks.xerbla != 1 || strcmp(hooks.srname, "DSTEIN") != 0 || hooks.info != -info))
+            fail_msg("dstein_ case %zu: xerbla %d calls, last %s %d", c, hooks.xerbla, hooks.srname,
+                     hooks.info);
+        if (!cases[c].reported && hooks.xerbla + hooks.tela_handler_calls != 0)
+            fail_msg("dstein_ case %zu: reported", c);
+        for (int i = 0; i < 36; i++)
+            if (z[i] != SENTINEL)
+                fail_msg("dstein_ case %zu: Z(%d) written", c, i);
+        for (int i = 0; i < 6; i++)
+            if (ifail[i] != ISENTINEL)
+                fail_msg("dstein_ case %zu: IFAIL(%d) written", c, i);
+    }
+    /* A good call: tela_dstein's bits, IFAIL zeroed, WORK and IWORK untouched. */
+    const int n = 6, ldz = 7;
+    double z[42], z_native[42], work[30];
+    int iwork[6], ifail[6], info = -1;
+    for (int i = 0; i < 42; i++)
+        z[i] = z_native[i] = SENTINEL;
+    for (int i = 0; i < 30; i++)
+        work[i] = SENTINEL;
+    for (int i = 0; i < 6; i++)
+        ifail[i] = iwork[i] = ISENTINEL;
+    memset(&hooks, 0, sizeof hooks);
+    dstein_(&n, d, e, &n, w, iblock, isplit, z, &ldz, work, iwork, ifail, &info);
+    assert_int_equal(info, 0);
+    const tela_int tblock[6] = {1, 1, 1, 2, 2, 2}, tsplit[2] = {3, 6};
+    tela_int tfail[6];
+    assert_int_equal(
+        tela_dstein(tela_par_auto(), n, d, e, n, w, tblock, tsplit, z_native, ldz, tfail), 0);
+    if (memcmp(z, z_native, sizeof z) != 0)
+        fail_msg("dstein_: not tela_dstein's bits");
+    for (int i = 0; i < 6; i++)
+        if (ifail[i] != 0 || iwork[i] != ISENTINEL)
+            fail_msg("dstein_: IFAIL(%d) = %d, IWORK(%d) = %d", i, ifail[i], i, iwork[i]);
+    for (int i = 0; i < 30; i++)
+        if (work[i] != SENTINEL)
+            fail_msg("dstein_: WORK(%d) written", i);
+    for (int j = 0; j < 6; j++) /* block 1's vectors zero in rows 4-6, block 2's in 1-3 */
+        for (int i = j < 3 ? 3 : 0; i < (j < 3 ? 6 : 3); i++)
+            if (z[i + j * ldz] != 0.0)
+                fail_msg("dstein_: Z(%d, %d) = %g outside its block", i + 1, j + 1, z[i + j * ldz]);
+    expect_no_reports();
+}
+
 /* A NULL WORK or IWORK (reference would crash) gives its number, no report, nothing written;
  * so does a NULL M of DSYEVR. */
 static void test_null_workspace(void **state)
@@ -1401,6 +1502,7 @@ int main(void)
         cmocka_unit_test_setup(test_drivers, reset_hooks),
         cmocka_unit_test_setup(test_generalized, reset_hooks),
         cmocka_unit_test_setup(test_reduction_and_tridiagonal, reset_hooks),
+        cmocka_unit_test_setup(test_dstein, reset_hooks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

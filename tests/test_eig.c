@@ -1,11 +1,11 @@
 /* test_eig — the symmetric eigen family through its native API (tela_dsyevd, tela_dsyev,
  * tela_dsyevr, tela_dsygvd, tela_dsytrd, tela_dorgtr, tela_dormtr, tela_dstedc, tela_dsteqr,
- * tela_dsterf): LAPACK's test ratios under its threshold (||A Z - Z diag(w)|| / (n ||A|| eps),
- * ||I - Z^T Z|| / (n eps), ||A - Q T Q^T||, dormtr against the explicit Q, dsygvd's three
- * residuals and B-orthonormality), eigenvalues against OpenBLAS's loaded apart (testlapack.h),
- * dsytrd's T, tau and reflectors against OpenBLAS's, clustered, repeated, graded and split
- * spectra at sizes past divide and conquer's leaf (25), matrices scaled by 2^-600 and 2^600,
- * the two-stage reduction of the values-only drivers (order 801), exact results of the edge
+ * tela_dsterf, tela_dstein): LAPACK's test ratios under its threshold (||A Z - Z diag(w)|| /
+ * (n ||A|| eps), ||I - Z^T Z|| / (n eps), ||A - Q T Q^T||, dormtr against the explicit Q, dsygvd's
+ * three residuals and B-orthonormality), eigenvalues against OpenBLAS's loaded apart
+ * (testlapack.h), dsytrd's T, tau and reflectors against OpenBLAS's, clustered, repeated, graded
+ * and split spectra at sizes past divide and conquer's leaf (25), matrices scaled by 2^-600 and
+ * 2^600, the two-stage reduction of the values-only drivers (order 801), exact results of the edge
  * cases (n = 0, 1, diagonal, zero, identity), dsyevr's ranges and abstol, a non-SPD B (info =
  * n + i), NaN (info > 0 or NaN out, never a hang), bad arguments (-i, nothing written), and the
  * same bits at widths 1, 2, 8 and 16 with every region split, from concurrent callers and
@@ -1329,6 +1329,261 @@ static void test_tridiagonal(void **state)
     }
 }
 
+/* ---- inverse iteration: dstein -------------------------------------------------------------
+ * tela_dstein on every tridiagonal case with dstebz's blocks (split at the zeros of e), all
+ * values and every other one, each block's values from tela_dsterf: info 0, ifail all 0, each
+ * column zero outside its block, its largest entry positive, LAPACK's residual and
+ * orthogonality ratios (the glued Wilkinson cases hold clusters of values within 1e-14 of
+ * each other), nothing written past Z's m columns or into its padding; vectors of well
+ * separated values against OpenBLAS's dstein; the same bits at widths 1, 2, 8 and 16 with every
+ * region split; n = 0, 1, m = 0; every bad argument -i with nothing written. */
+
+typedef void (*ob_stein_fn)(const int *n, const double *d, const double *e, const int *m,
+                            const double *w, const int *iblock, const int *isplit, double *z,
+                            const int *ldz, double *work, int *iwork, int *ifail, int *info);
+
+/* The blocks of (d, e) split at exact zeros of e, as dstebz would, and m values: every value of
+ * each block ascending (step 1) or every other one (step 2). Returns m. */
+static tela_int stein_inputs(tela_int n, const double *d, const double *e, tela_int step, double *w,
+                             tela_int *iblock, tela_int *isplit)
+{
+    tela_int m = 0, blocks = 0;
+    double *bd = tl_alloc(n), *be = tl_alloc(n);
+    for (tela_int first = 0; first < n;) {
+        tela_int last = first;
+        while (last + 1 < n && e[last] != 0.0)
+            last++;
+        const tela_int size = last - first + 1;
+        memcpy(bd, d + first, sizeof(double) * (size_t)size);
+        if (size > 1)
+            memcpy(be, e + first, sizeof(double) * (size_t)(size - 1));
+        assert_int_equal(tela_dsterf(tela_par_seq(), size, bd, be), 0);
+        isplit[blocks++] = last + 1;
+        for (tela_int i = (first * 7) % step; i < size; i += step) {
+            w[m] = bd[i];
+            iblock[m++] = blocks;
+        }
+        first = last + 1;
+    }
+    free(bd);
+    free(be);
+    return m;
+}
+
+/* One tela_dstein call on (d, e) checked; z (ldz = n + 1, m columns) returned for comparison. */
+static double *check_stein(const char *what, tela_par par, tela_int n, const double *d,
+                           const double *e, tela_int m, const double *w, const tela_int *iblock,
+                           const tela_int *isplit)
+{
+    const tela_int ldz = n + 1;
+    double *z = sentinels(ldz * (m + 1));
+    tela_int *ifail = tl_alloc_ipiv(m + 1);
+    for (tela_int j = 0; j <= m; j++)
+        ifail[j] = -1;
+    const int info = tela_dstein(par, n, d, e, m, w, iblock, isplit, z, ldz, ifail);
+    if (info != 0)
+        fail_msg("%s: info %d", what, info);
+    for (tela_int j = 0; j < m; j++)
+        if (ifail[j] != 0)
+            fail_msg("%s: ifail[%td] = %td", what, j, ifail[j]);
+    if (ifail[m] != -1)
+        fail_msg("%s: ifail[m] was written", what);
+    expect_sentinels(what, "z past its m columns", z, ldz * m, ldz * (m + 1));
+    tl_expect_padding(what, z, n, m, ldz);
+    for (tela_int j = 0; j < m; j++) {
+        const tela_int b = iblock[j], from = b > 1 ? isplit[b - 2] : 0, to = isplit[b - 1];
+        const double *col = z + j * ldz;
+        tela_int at = from;
+        for (tela_int i = 0; i < n; i++) {
+            if ((i < from || i >= to) && col[i] != 0.0)
+                fail_msg("%s: z[%td, %td] = %g outside block %td", what, i, j, col[i], b);
+            if (fabs(col[i]) > fabs(col[at]))
+                at = i;
+        }
+        if (!(col[at] > 0.0))
+            fail_msg("%s: column %td's largest entry %g is not positive", what, j, col[at]);
+    }
+    double *t0 = dense_tridiagonal(n, d, e);
+    check_vectors(what, n, m, t0, tl_norm1(n, n, t0, max_of(n, 1)), z, ldz, w);
+    free(t0);
+    free(ifail);
+    return z;
+}
+
+/* Columns of values at least 1e-3 ||T|| from the other values of their block (w holds them
+ * all) against OpenBLAS's dstein: the same vector up to the error eps ||T|| / gap both carry. */
+static void stein_against_openblas(const char *what, tela_int n, const double *d, const double *e,
+                                   tela_int m, const double *w, const tela_int *iblock,
+                                   const tela_int *isplit, const double *z)
+{
+    const struct tl_openblas *ob = tl_openblas();
+    static ob_stein_fn stein;
+    if (!ob || !tl_symbol(ob->handle, "dstein_", &stein))
+        return;
+    const int in = (int)n, im = (int)m, ildz = (int)max_of(n, 1);
+    int *ib = calloc((size_t)max_of(m, 1), sizeof(int)),
+        *is = calloc((size_t)max_of(n, 1), sizeof(int));
+    int *iwork = calloc((size_t)max_of(n, 1), sizeof(int)),
+        *ifail = calloc((size_t)max_of(m, 1), sizeof(int));
+    for (tela_int j = 0; j < m; j++)
+        ib[j] = (int)iblock[j];
+    for (tela_int b = 0; b < iblock[m - 1]; b++)
+        is[b] = (int)isplit[b];
+    double *zo = tl_alloc(max_of(n, 1) * m), *work = tl_alloc(5 * max_of(n, 1));
+    int info = 0;
+    stein(&in, d, e, &im, w, ib, is, zo, &ildz, work, iwork, ifail, &info);
+    assert_int_equal(info, 0);
+    double *t0 = dense_tridiagonal(n, d, e);
+    const double tnorm = tl_norm1(n, n, t0, max_of(n, 1));
+    /* Reference dstein overflows past ||T|| ~ 2^510 (NaN vectors, info 0): nothing to compare. */
+    for (tela_int j = 0; tnorm < 0x1p500 && j < m; j++) {
+        double gap = INFINITY;
+        for (tela_int k = 0; k < m; k++)
+            if (k != j && iblock[k] == iblock[j])
+                gap = fmin(gap, fabs(w[k] - w[j]));
+        if (gap < 1e-3 * tnorm)
+            continue;
+        double diff = 0.0;
+        for (tela_int i = 0; i < n; i++) {
+            const double x = fabs(z[i + j * (n + 1)] - zo[i + j * max_of(n, 1)]);
+            diff = x > diff || x != x ? x : diff;
+        }
+        /* T = 0: unit vectors, exactly. */
+        const double bound =
+            tnorm > 0.0 ? 100.0 * (double)n * DBL_EPSILON * tnorm / fmin(gap, tnorm) : 0.0;
+        if (!(diff <= bound))
+            fail_msg("%s: column %td differs from OpenBLAS's by %g (gap %g)", what, j, diff, gap);
+    }
+    free(t0);
+    free(zo);
+    free(work);
+    free(ib);
+    free(is);
+    free(iwork);
+    free(ifail);
+}
+
+static void stein_bad_arguments(void)
+{
+    const tela_int n = 4, ldz = 4;
+    double d[4] = {1, 2, 3, 4}, e[3] = {0.5, 0.5, 0.5}, w[2] = {1.5, 2.5};
+    tela_int iblock[2] = {1, 1}, isplit[1] = {4};
+    const double bad_w[2] = {2.5, 1.5};
+    const tela_int bad_block[2] = {1, 0}, far_block[2] = {1, 5}, bad_split[1] = {5};
+    const struct {
+        tela_int n, m, ldz;
+        const double *d, *e, *w;
+        const tela_int *iblock, *isplit;
+        bool z;
+        int want;
+    } cases[] = {
+        {-1, 2, ldz, d, e, w, iblock, isplit, true, -1},
+        {n, -1, ldz, d, e, w, iblock, isplit, true, -4},
+        {n, 5, ldz, d, e, w, iblock, isplit, true, -4},
+        {n, 2, 3, d, e, w, iblock, isplit, true, -9},
+        {n, 2, ldz, d, e, bad_w, iblock, isplit, true, -5},
+        {n, 2, ldz, d, e, w, bad_block, isplit, true, -6},
+        {n, 2, ldz, d, e, w, far_block, isplit, true, -6},
+        {n, 2, ldz, d, e, w, iblock, bad_split, true, -7},
+        {n, 2, ldz, NULL, e, w, iblock, isplit, true, -2},
+        {n, 2, ldz, d, NULL, w, iblock, isplit, true, -3},
+        {n, 2, ldz, d, e, NULL, iblock, isplit, true, -5},
+        {n, 2, ldz, d, e, w, NULL, isplit, true, -6},
+        {n, 2, ldz, d, e, w, iblock, NULL, true, -7},
+        {n, 2, ldz, d, e, w, iblock, isplit, false, -8},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        double *z = sentinels(ldz * 2);
+        tela_int ifail[2] = {-1, -1};
+        const int info = tela_dstein(tela_par_seq(), cases[c].n, cases[c].d, cases[c].e, cases[c].m,
+                                     cases[c].w, cases[c].iblock, cases[c].isplit,
+                                     cases[c].z ? z : NULL, cases[c].ldz, ifail);
+        char what[64];
+        snprintf(what, sizeof what, "tela_dstein bad argument case %zu", c);
+        if (info != cases[c].want)
+            fail_msg("%s: info %d, want %d", what, info, cases[c].want);
+        expect_sentinels(what, "z", z, 0, ldz * 2);
+        if (ifail[0] != -1 || ifail[1] != -1)
+            fail_msg("%s: ifail written", what);
+        free(z);
+    }
+    /* n = 0, m = 0: nothing to do, nothing written; n = 1: z = 1. */
+    double z1[2] = {tl_sentinel(), tl_sentinel()};
+    tela_int one = 1, ifail = -1;
+    assert_int_equal(tela_dstein(tela_par_seq(), 0, d, e, 0, w, iblock, isplit, z1, 1, &ifail), 0);
+    assert_int_equal(tela_dstein(tela_par_seq(), n, d, e, 0, w, iblock, isplit, z1, n, &ifail), 0);
+    assert_true(tl_is_sentinel(&z1[0]) && ifail == -1);
+    const double w1 = 1.0;
+    assert_int_equal(tela_dstein(tela_par_seq(), 1, d, e, 1, &w1, &one, &one, z1, 1, &ifail), 0);
+    assert_true(z1[0] == 1.0 && ifail == 0 && tl_is_sentinel(&z1[1]));
+}
+
+static void test_stein(void **state)
+{
+    (void)state;
+    tl_seed(11);
+    for (size_t c = 0; c < TRIDIAGONAL_CASES_RUN; c++) {
+        const enum kind kind = tridiagonal_cases[c].kind;
+        const tela_int n = tridiagonal_cases[c].n;
+        if (n == 0)
+            continue;
+        double *d = tl_alloc(n), *e = tl_alloc(n), *w = tl_alloc(n);
+        tela_int *iblock = tl_alloc_ipiv(n), *isplit = tl_alloc_ipiv(n);
+        tridiagonal_case(kind, n, d, e);
+        for (tela_int step = 1; step <= 2; step++) {
+            const tela_int m = stein_inputs(n, d, e, step, w, iblock, isplit);
+            if (m == 0)
+                continue;
+            char what[96];
+            snprintf(what, sizeof what, "tela_dstein %s n = %td, m = %td", kind_names[kind], n, m);
+            const tela_par par = c % 2 ? tela_par_auto() : tela_par_seq();
+            double *z = check_stein(what, par, n, d, e, m, w, iblock, isplit);
+            if (step == 1) /* the gaps are to every value */
+                stein_against_openblas(what, n, d, e, m, w, iblock, isplit, z);
+            free(z);
+        }
+        free(d);
+        free(e);
+        free(w);
+        free(iblock);
+        free(isplit);
+    }
+    /* Widths: the glued Wilkinson matrix's clusters spread over members, every region split. */
+    assert_int_equal(tela_costs_load(TELA_FIXTURE_DIR "/free-dispatch.costs"), TELA_OK);
+    const tela_int n = 105;
+    double *d = tl_alloc(n), *e = tl_alloc(n), *w = tl_alloc(n), *serial = NULL;
+    tela_int *iblock = tl_alloc_ipiv(n), *isplit = tl_alloc_ipiv(n);
+    tridiagonal_case(K_GLUED, n, d, e);
+    const tela_int m = stein_inputs(n, d, e, 1, w, iblock, isplit);
+    static const int widths[] = {1, 2, 8, 16};
+    for (size_t k = 0; k < sizeof widths / sizeof widths[0]; k++) {
+        tela_pool *pool = tu_pool_of_width(widths[k]);
+        assert_non_null(pool);
+        tela_team *team = tela_team_acquire(pool, widths[k]);
+        assert_non_null(team);
+        char what[64];
+        snprintf(what, sizeof what, "tela_dstein glued n = %td at width %d", n, widths[k]);
+        double *z = check_stein(what, tela_par_team(team), n, d, e, m, w, iblock, isplit);
+        assert_int_equal(tela_team_release(team), 0);
+        tela_pool_destroy(pool);
+        if (!serial)
+            serial = z;
+        else {
+            if (memcmp(z, serial, sizeof(double) * (size_t)((n + 1) * m)))
+                fail_msg("%s: not the serial bits", what);
+            free(z);
+        }
+    }
+    assert_int_equal(tela_costs_load(NULL), TELA_OK);
+    free(serial);
+    free(d);
+    free(e);
+    free(w);
+    free(iblock);
+    free(isplit);
+    stein_bad_arguments();
+}
+
 /* ---- the two-stage reduction ----------------------------------------------------------------
  * The values-only drivers reduce by two stages from order 800 (src/eig/reduce.c): dsyevd, dsyev
  * and dsyevr (range A and I) with jobz N on both triangles against OpenBLAS's values, nothing
@@ -1996,13 +2251,21 @@ static void test_nested(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_drivers),       cmocka_unit_test(test_syevr_subsets),
-        cmocka_unit_test(test_sygvd),         cmocka_unit_test(test_sygvd_not_definite),
-        cmocka_unit_test(test_sytrd),         cmocka_unit_test(test_ormtr),
-        cmocka_unit_test(test_tridiagonal),   cmocka_unit_test(test_two_stage),
-        cmocka_unit_test(test_steqr_rows),    cmocka_unit_test(test_nan),
-        cmocka_unit_test(test_bad_arguments), cmocka_unit_test(test_widths_bitwise),
-        cmocka_unit_test(test_concurrent),    cmocka_unit_test(test_nested),
+        cmocka_unit_test(test_drivers),
+        cmocka_unit_test(test_syevr_subsets),
+        cmocka_unit_test(test_sygvd),
+        cmocka_unit_test(test_sygvd_not_definite),
+        cmocka_unit_test(test_sytrd),
+        cmocka_unit_test(test_ormtr),
+        cmocka_unit_test(test_tridiagonal),
+        cmocka_unit_test(test_stein),
+        cmocka_unit_test(test_two_stage),
+        cmocka_unit_test(test_steqr_rows),
+        cmocka_unit_test(test_nan),
+        cmocka_unit_test(test_bad_arguments),
+        cmocka_unit_test(test_widths_bitwise),
+        cmocka_unit_test(test_concurrent),
+        cmocka_unit_test(test_nested),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

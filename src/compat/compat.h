@@ -408,5 +408,8 @@ TELA_API void dstedc_(const char *compz, const int *n, double *d, double *e, dou
 TELA_API void dsterf_(const int *n, double *d, double *e, int *info);
 TELA_API void dsteqr_(const char *compz, const int *n, double *d, double *e, double *z,
                       const int *ldz, double *work, int *info);
+TELA_API void dstein_(const int *n, const double *d, const double *e, const int *m, const double *w,
+                      const int *iblock, const int *isplit, double *z, const int *ldz,
+                      const double *work, const int *iwork, int *ifail, int *info);
 
 #endif /* TELA_COMPAT_H */

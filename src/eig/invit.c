@@ -148,7 +148,7 @@ static void random_start(uint64_t seed, tela_int n, double *x)
 }
 
 typedef struct stein_job {
-    tela_int n, m;
+    tela_int n;
     const double *d, *e;
     const double *x;      /* the shifts: w, nudged apart where they coincide */
     const double *onenrm; /* per block */
@@ -164,6 +164,17 @@ typedef struct stein_job {
     atomic_long next; /* the next cluster not yet taken */
 } stein_job;
 
+/* The power of two that brings a block of 1-norm onenrm near 1 when it lies far outside it,
+ * else 1. dstein's scaling of the right-hand side (n ||T|| max(eps, |u_nn|)) overflows once
+ * ||T|| passes ~2^510 (reference dstein then returns NaN vectors with info 0); inside
+ * [2^-400, 2^400], which covers every T tela_dsyevr makes, nothing changes. */
+static double block_scale(double onenrm)
+{
+    if (onenrm > 0x1p400 || (onenrm > 0.0 && onenrm < 0x1p-400))
+        return ldexp(1.0, -ilogb(onenrm));
+    return 1.0;
+}
+
 /* Vector j of cluster start g (its block rows b1 .. b1 + bs - 1) into z's column column[j]. */
 static void one_vector(const stein_job *job, tela_int g, tela_int j, double *work, tela_int *in)
 {
@@ -177,14 +188,16 @@ static void one_vector(const stein_job *job, tela_int g, tela_int j, double *wor
         return;
     }
     double *y = work, *a = work + bs, *up = work + 2 * bs, *lo = work + 3 * bs, *d2 = work + 4 * bs;
-    const double eps = DBL_EPSILON, onenrm = job->onenrm[b];
+    /* The block scaled by a power of two (exactly, up to entries negligible against it). */
+    const double sigma = block_scale(job->onenrm[b]);
+    const double eps = DBL_EPSILON, onenrm = job->onenrm[b] * sigma;
     const double growth = sqrt(0.1 / (double)bs); /* dstein's DTPCRT */
     random_start((uint64_t)j, bs, y);
     for (tela_int i = 0; i < bs; i++)
-        a[i] = job->d[b1 + i];
+        a[i] = job->d[b1 + i] * sigma;
     for (tela_int i = 0; i + 1 < bs; i++)
-        up[i] = lo[i] = job->e[b1 + i];
-    tri_factor(bs, a, job->x[j], up, lo, d2, in);
+        up[i] = lo[i] = job->e[b1 + i] * sigma;
+    tri_factor(bs, a, job->x[j] * sigma, up, lo, d2, in);
     const double tol = tri_tolerance(bs, a, up, d2);
     bool done = false;
     for (int its = 0, checks = 0; its < MAXITS && !done; its++) {
@@ -316,7 +329,6 @@ tela_int eig_stein(tela_par par, tela_int n, const double *d, const double *e, t
     first[clusters] = m;
 
     stein_job job = {.n = n,
-                     .m = m,
                      .d = d,
                      .e = e,
                      .x = x,

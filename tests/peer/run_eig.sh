@@ -3,9 +3,9 @@
 # xeigtstd) on its symmetric paths with libtela.so.0 preloaded in front of the reference LAPACK
 # and BLAS, and judges it by its output alone (the program exits 0 whatever it finds), against a
 # run of the same input on the reference alone. SEP tests dsytrd, dorgtr, dsteqr, dsterf,
-# dstedc (tela's), dsptrd, dpteqr, dstebz, dstein, dstemr (the reference's) one by one, then the
+# dstedc, dstein (tela's), dsptrd, dpteqr, dstebz, dstemr (the reference's) one by one, then the
 # drivers dsyev, dsyevd, dsyevr (tela's), dsyevx, dspev*, dsbev*, dstev* (the reference's, which
-# call tela's dsytrd, dormtr, dsterf, dsteqr, dstedc inside); SE2 the same with the two-stage
+# call tela's dsytrd, dormtr, dsterf, dsteqr, dstedc, dstein inside); SE2 the same with the two-stage
 # reduction and drivers (the reference's, on tela's tridiagonal solvers); DSG the generalized
 # drivers, dsygvd tela's, dsygv, dsygvx, dspgv*, dsbgv* the reference's (dsygst and dpotrf inside
 # them tela's).
@@ -50,17 +50,19 @@ source "$(dirname "${BASH_SOURCE[0]}")/peer_common.sh"
 # ---- the routines ----------------------------------------------------------------------------
 # tela's, which must bind to libtela.so.0 wherever bound; the program binds its whole import
 # table at start (so every input binds every one), and calls all but dsygst_ itself.
-ALL_TELA_SYMBOLS=(dsytrd_ dorgtr_ dormtr_ dstedc_ dsterf_ dsteqr_ dsyevd_ dsyevr_ dsyev_ dsygvd_
-    dsygst_ dpotrf_)
-PROGRAM_TELA_SYMBOLS=(dsytrd_ dorgtr_ dormtr_ dstedc_ dsterf_ dsteqr_ dsyevd_ dsyevr_ dsyev_
-    dsygvd_)
-# tela's the reference LAPACK's own routines call: dsyevx, dstev, dstevd, dsygv, dsygvx and the
-# two-stage drivers reach them there, so they must bind to libtela.so.0 from liblapack.so.3.
-LIBRARY_TELA_SYMBOLS=(dsytrd_ dorgtr_ dormtr_ dstedc_ dsterf_ dsteqr_ dsyev_ dsygst_ dpotrf_)
+ALL_TELA_SYMBOLS=(dsytrd_ dorgtr_ dormtr_ dstedc_ dsterf_ dsteqr_ dstein_ dsyevd_ dsyevr_ dsyev_
+    dsygvd_ dsygst_ dpotrf_)
+PROGRAM_TELA_SYMBOLS=(dsytrd_ dorgtr_ dormtr_ dstedc_ dsterf_ dsteqr_ dstein_ dsyevd_ dsyevr_
+    dsyev_ dsygvd_)
+# tela's the reference LAPACK's own routines call: dsyevx, dspevx, dstevx, dstev, dstevd, dsygv,
+# dsygvx and the two-stage drivers reach them there, so they must bind to libtela.so.0 from
+# liblapack.so.3.
+LIBRARY_TELA_SYMBOLS=(dsytrd_ dorgtr_ dormtr_ dstedc_ dsterf_ dsteqr_ dstein_ dsyev_ dsygst_
+    dpotrf_)
 # Routines the paths call that tela does not provide: the reference's, from the program and
 # from the reference LAPACK itself (dsytd2_: reference dsytrd's unblocked kernel, bound by the
 # library only).
-REFERENCE_SYMBOLS=(dstebz_ dstein_ dstemr_ dsptrd_ dopgtr_ dpteqr_ dsyevx_ dspev_ dspevd_ dsbev_
+REFERENCE_SYMBOLS=(dstebz_ dstemr_ dsptrd_ dopgtr_ dpteqr_ dsyevx_ dspev_ dspevd_ dsbev_
     dsbevd_ dstev_ dstevd_ dstevr_ dsytrd_2stage_ dsyev_2stage_ dsyevd_2stage_ dsyevr_2stage_
     dsygv_ dsygvx_ dsygv_2stage_ dspgvd_ dsbgvd_)
 LIBRARY_REFERENCE_SYMBOLS=(dsytd2_ dsytrd_sy2sb_ dsytrd_sb2st_)
