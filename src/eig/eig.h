@@ -19,6 +19,11 @@ double *eig_scratch(tela_par par, size_t doubles, bool *owned);
 /* A driver's data held through the routines it calls (syevd's vectors, tau and e), which take
  * eig_scratch memory of their own: par's DRIVER slot. */
 double *eig_driver_scratch(tela_par par, size_t doubles, bool *owned);
+/* Doubles that hold count tela_ints (integer arrays are carved from the one scratch block). */
+static inline size_t eig_ints(size_t count)
+{
+    return (count * sizeof(tela_int) + sizeof(double) - 1) / sizeof(double);
+}
 /* Reports that a driver found no workspace through tela's error handler; returns
  * TELA_EIG_NO_MEMORY, what the driver returns (its outputs untouched). */
 int eig_no_memory(const char *where);

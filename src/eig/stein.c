@@ -5,12 +5,6 @@
 #include "eig/eig.h"
 #include "par/engine.h"
 
-/* Doubles that hold count tela_ints. */
-static size_t ints(size_t count)
-{
-    return (count * sizeof(tela_int) + sizeof(double) - 1) / sizeof(double);
-}
-
 /* LAPACK's checks (n 1, m 4, ldz 9, then per value iblock 6 before w 5), tela's on what
  * LAPACK reads without checking (NULL arrays; blocks numbered 1 .. isplit's count, isplit's
  * ends increasing up to n: 6 and 7). */
@@ -61,8 +55,7 @@ int tela_dstein(tela_par par, tela_int n, const double *d, const double *e, tela
     const tela_int blocks = iblock[m - 1];
     const size_t len = eig_stein_len(par, n, m), ilen = eig_stein_ilen(par, n, m);
     bool owned;
-    double *work =
-        eig_driver_scratch(par, len + ints(ilen + 3 * (size_t)m + (size_t)blocks), &owned);
+    double *work = eig_scratch(par, len + eig_ints(ilen + 3 * (size_t)m + (size_t)blocks), &owned);
     if (!work)
         return eig_no_memory("tela_dstein");
     tela_int *iwork = (tela_int *)(void *)(work + len);

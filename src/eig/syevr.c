@@ -8,12 +8,6 @@
 #include <math.h>
 #include <string.h>
 
-/* Doubles that hold count tela_ints (integer arrays are carved from the one scratch block). */
-static size_t ints(size_t count)
-{
-    return (count * sizeof(tela_int) + sizeof(double) - 1) / sizeof(double);
-}
-
 /* isuppz[2j], isuppz[2j + 1]: the first and last nonzero row (1-based) of column j; 0, 0 for a
  * zero column (which no computed vector is). */
 static void supports(tela_int n, tela_int m, const double *z, tela_int ldz, tela_int *isuppz)
@@ -54,8 +48,8 @@ static int not_finite(bool vectors, eig_range range, tela_int n, tela_int il, te
 static size_t subset_len(tela_par par, tela_int n)
 {
     const size_t nn = (size_t)n;
-    return eig_stebz_len(n) + ints(eig_stebz_ilen(n)) + nn + ints(6 * nn) +
-           eig_stein_len(par, n, n) + ints(eig_stein_ilen(par, n, n));
+    return eig_stebz_len(n) + eig_ints(eig_stebz_ilen(n)) + nn + eig_ints(6 * nn) +
+           eig_stein_len(par, n, n) + eig_ints(eig_stein_ilen(par, n, n));
 }
 
 /* The eigenvalues in range of the tridiagonal (d, e) by bisection, ascending in w, and with
@@ -70,10 +64,10 @@ static tela_int subset(tela_par par, bool vectors, eig_range range, tela_int n, 
     const size_t nn = (size_t)n;
     double *bwork = work;
     tela_int *biwork = (tela_int *)(void *)(bwork + eig_stebz_len(n));
-    double *values = (double *)(void *)biwork + ints(eig_stebz_ilen(n));
+    double *values = (double *)(void *)biwork + eig_ints(eig_stebz_ilen(n));
     tela_int *block = (tela_int *)(void *)(values + nn), *split = block + nn, *order = split + nn,
              *tmp = order + nn, *column = tmp + nn;
-    double *swork = (double *)(void *)block + ints(6 * nn);
+    double *swork = (double *)(void *)block + eig_ints(6 * nn);
     tela_int *siwork = (tela_int *)(void *)(swork + eig_stein_len(par, n, n));
 
     tela_int found, nsplit;
