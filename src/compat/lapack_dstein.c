@@ -29,8 +29,8 @@ void dstein_(const int *n, const double *d, const double *e, const int *m, const
         *info = !iblock ? -6 : !work ? -10 : -11;
         return;
     }
-    /* Blocks past N are tela_dstein's -6: none of ISPLIT is read for them. */
-    const int last = iblock[*m - 1], blocks = last < 0 ? 0 : last > *n ? 0 : last;
+    /* A last block outside 1 .. N is tela_dstein's -6: no ISPLIT is read for it. */
+    const int last = iblock[*m - 1], blocks = last >= 1 && last <= *n ? last : 0;
     if (blocks > 0 && !isplit) {
         *info = -7;
         return;
