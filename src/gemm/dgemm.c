@@ -344,7 +344,7 @@ void gemm_run(tela_par par, const gemm_problem *pr, const char *name)
      * calls and a copy of the problem, a cost at these sizes (docs/gemm.md,
      * "Small and unpacked paths"). */
     const bool small = gemm_is_small(pr->m, pr->n, pr->k);
-    if (small && pr->part == GEMM_ALL && !pr->kernel->packed_only) {
+    if (small && gemm_small_direct(pr)) {
         pr->kernel->small(pr);
         return;
     }
@@ -398,6 +398,9 @@ int tela_dgemm(tela_par par, char transa, char transb, tela_int m, tela_int n, t
     const gemm_problem pr = {
         gemm_kernel_get(), {a, lda, ta}, {b, ldb, tb}, c, ldc, m, n, k, alpha, beta,
         GEMM_ALL,          false,        NULL};
-    gemm_run(par, &pr, "dgemm");
+    if (gemm_is_small(m, n, k) && gemm_small_direct(&pr))
+        pr.kernel->small(&pr); /* gemm_run's first test, without its call */
+    else
+        gemm_run(par, &pr, "dgemm");
     return 0;
 }

@@ -355,6 +355,12 @@ static inline bool gemm_is_small(ptrdiff_t m, ptrdiff_t n, ptrdiff_t k)
 {
     return (double)m * (double)n * (double)k <= 32.0 * 32.0 * 32.0;
 }
+/* True if a small product goes straight to its kernel's small path: a whole C, on a kernel
+ * that has one. */
+static inline bool gemm_small_direct(const gemm_problem *pr)
+{
+    return pr->part == GEMM_ALL && !pr->kernel->packed_only;
+}
 /* True if this kernel's unpacked path beats packing for these sizes (it
  * then runs at every width, members splitting C's columns). */
 bool gemm_prefers_unpacked(const gemm_problem *pr);
