@@ -154,7 +154,7 @@ static bool unpacked(const gemm_kernel *kr, ptrdiff_t m, ptrdiff_t n, ptrdiff_t 
 static void expect_grid(int width, ptrdiff_t m_tiles, int n_panels, int wm, int wn)
 {
     int rows = 0, cols = 0;
-    gemm_split_grid(width, m_tiles, n_panels, &rows, &cols);
+    gemm_split_grid(width, m_tiles, n_panels, 16, &rows, &cols);
     if (rows != wm || cols != wn)
         fail_msg("width %d, %td tiles x %d panels: grid %d x %d, expected %d x %d", width, m_tiles,
                  n_panels, rows, cols, wm, wn);
@@ -171,6 +171,12 @@ static void test_member_grids(void **state)
     expect_grid(2, 32, 43, 1, 2);
     expect_grid(2, 125, 17, 2, 1);
     expect_grid(2, 40, 1, 2, 1);
+    /* Up to 1/24 more where rows would leave each member under 4 KiB of a column: 320^2 (20 x
+     * 27, 3.7% more, 160 rows a member) and 640 x 324 (40 x 27) columns; 480 x 252 (30 x 21,
+     * 4.8% more) rows; 2000 x 200 above (1000 rows a member, 5% more) rows. */
+    expect_grid(2, 20, 27, 1, 2);
+    expect_grid(2, 40, 27, 1, 2);
+    expect_grid(2, 30, 21, 2, 1);
     /* Four on 2048^2 (128 x 171): columns 0.6% over rows only. Three on two panels: rows. */
     expect_grid(4, 128, 171, 1, 4);
     expect_grid(3, 50, 2, 3, 1);
