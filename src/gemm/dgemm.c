@@ -353,12 +353,9 @@ void gemm_run(tela_par par, const gemm_problem *pr, const char *name)
     /* Straight to the small path, which gemm_serial reaches through four
      * calls and a copy of the problem, a cost at these sizes (docs/gemm.md,
      * "Small and unpacked paths"). */
-    const bool small = gemm_is_small(pr->m, pr->n, pr->k);
-    if (small && gemm_small_direct(pr)) {
-        pr->kernel->small(pr);
+    if (gemm_run_small(pr))
         return;
-    }
-    if (par.kind == TELA_PAR_SEQ || small)
+    if (par.kind == TELA_PAR_SEQ || gemm_is_small(pr->m, pr->n, pr->k))
         gemm_serial(pr);
     else if (gemm_prefers_unpacked(pr)) {
         if (tela_parallel_gated(tela_par_limit(par, (int)((pr->n + 7) / 8)), name,
@@ -408,9 +405,7 @@ int tela_dgemm(tela_par par, char transa, char transb, tela_int m, tela_int n, t
     const gemm_problem pr = {
         gemm_kernel_get(), {a, lda, ta}, {b, ldb, tb}, c, ldc, m, n, k, alpha, beta,
         GEMM_ALL,          false,        NULL};
-    if (gemm_is_small(m, n, k) && gemm_small_direct(&pr))
-        pr.kernel->small(&pr); /* gemm_run's first test, without its call */
-    else
+    if (!gemm_run_small(&pr))
         gemm_run(par, &pr, "dgemm");
     return 0;
 }

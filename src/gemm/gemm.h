@@ -355,11 +355,15 @@ static inline bool gemm_is_small(ptrdiff_t m, ptrdiff_t n, ptrdiff_t k)
 {
     return (double)m * (double)n * (double)k <= 32.0 * 32.0 * 32.0;
 }
-/* True if a small product goes straight to its kernel's small path: a whole C, on a kernel
- * that has one. */
-static inline bool gemm_small_direct(const gemm_problem *pr)
+/* Runs a small product (a whole C, on a kernel that has a small path) on that path straight
+ * away and returns true; false for any other. Inline: tela_dgemm calls it before gemm_run,
+ * whose first test it is, saving a call and its frame at n = 8 (docs/gemm.md). */
+static inline bool gemm_run_small(const gemm_problem *pr)
 {
-    return pr->part == GEMM_ALL && !pr->kernel->packed_only;
+    if (!gemm_is_small(pr->m, pr->n, pr->k) || pr->part != GEMM_ALL || pr->kernel->packed_only)
+        return false;
+    pr->kernel->small(pr);
+    return true;
 }
 /* True if this kernel's unpacked path beats packing for these sizes (it
  * then runs at every width, members splitting C's columns). */
