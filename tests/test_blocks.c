@@ -3,8 +3,8 @@
  * caches, and the blocks of the kernel this CPU runs; the unpacked path's
  * choice where lda puts A's columns into one L1 set (driver.c); the
  * packing buffer every region member holds (par/scratch.c); the edge
- * kernel's masked rows against the whole tile's; and the shares of trsm's steps by the
- * members' rates (solve_steps.c). */
+ * kernel's masked rows against the whole tile's; the prefetching kernel's tiles and the lines
+ * it asks for; and the shares of trsm's steps by the members' rates (solve_steps.c). */
 #define _GNU_SOURCE
 #include "testutil.h"
 
@@ -81,6 +81,11 @@ static void test_block_columns_even(void **state)
         assert_true(rows <= 192 && rows % 16 == 0);
         assert_int_equal(blocks, (m + 191) / 192);
     }
+    /* Half blocks where the next block's source is asked for meanwhile (driver.c). */
+    assert_int_equal(gemm_block_rows_of(&zen5, 2000, 96), 96); /* 96 x 20 + 80 */
+    assert_int_equal(gemm_block_rows_of(&zen5, 1024, 96), 96); /* 96 x 10 + 64 */
+    assert_int_equal(gemm_block_rows_of(&zen5, 100, 96), 64);  /* 64 + 36, not 96 + 4 */
+    assert_int_equal(gemm_block_rows_of(&zen5, 100, 8), 16);   /* at least a tile */
     /* Depths likewise in steps of 8: 384 in 192 + 192, not 256 + 128. */
     zen5.kc = 256;
     assert_int_equal(gemm_block_depth(&zen5, 256), 256);
@@ -320,6 +325,87 @@ static void test_edge_kernel_masks(void **state)
     free(b);
 }
 
+/* Lines of a run of seg bytes from address `at`. */
+static ptrdiff_t lines_of(uintptr_t at, ptrdiff_t seg)
+{
+    return (ptrdiff_t)(((at + (uintptr_t)seg - 1) >> 6) - (at >> 6)) + 1;
+}
+
+/* The kernel that asks for the next A block's lines computes the tile the plain kernel computes,
+ * bit for bit, and its cursor steps through every line of the region once, a line every `every`
+ * steps, runs misaligned or not, then stops. */
+static void test_prefetch_kernel(void **state)
+{
+    (void)state;
+    const gemm_kernel *kr = gemm_kernel_get();
+    if (!kr->ukernel_prefetch)
+        skip(); /* this CPU's kernel set asks for nothing */
+    enum { KC = 300, LDC = GEMM_MR_MAX + 3, RUNS = 40, LD = 1003 };
+    double *a = aligned_alloc(64, sizeof(double) * KC * GEMM_MR_MAX),
+           *b = aligned_alloc(64, sizeof(double) * KC * GEMM_NR_MAX),
+           *region = malloc(sizeof(double) * RUNS * LD);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_non_null(region);
+    srand(11);
+    for (int i = 0; i < KC * GEMM_MR_MAX; i++)
+        a[i] = (double)rand() / RAND_MAX - 0.5;
+    for (int i = 0; i < KC * GEMM_NR_MAX; i++)
+        b[i] = (double)rand() / RAND_MAX - 0.5;
+    static const double betas[] = {0.0, 1.0, -0.75};
+    for (int trial = 0; trial < 60; trial++) {
+        const int kc = 1 + rand() % KC, every = trial % 3 == 0 ? 1 : 1 + rand() % kc;
+        const double beta = betas[trial % 3];
+        /* Runs of 1 .. 300 doubles from any double of the region's first column, LD apart:
+         * 8 bytes off a line in most, their lines counted from their own addresses. */
+        const ptrdiff_t seg = (ptrdiff_t)sizeof(double) * (1 + rand() % 300);
+        const double *origin = region + rand() % 8;
+        ptrdiff_t total = 0;
+        for (int r = 0; r < RUNS; r++)
+            total += lines_of((uintptr_t)(origin + (ptrdiff_t)r * LD), seg);
+        gemm_prefetch pf = {.run = (const char *)origin,
+                            .seg = seg,
+                            .ld = (ptrdiff_t)sizeof(double) * LD,
+                            .runs_left = RUNS - 1};
+        pf.line = (const char *)((uintptr_t)pf.run & ~(uintptr_t)63);
+        pf.end = pf.run + seg - 1;
+        double c[LDC * GEMM_NR_MAX], plain[LDC * GEMM_NR_MAX];
+        for (int i = 0; i < LDC * GEMM_NR_MAX; i++)
+            c[i] = plain[i] = (double)rand() / RAND_MAX;
+        const ptrdiff_t per_call = kc / every; /* a line at every every-th step */
+        ptrdiff_t asked = 0;
+        for (int call = 0; pf.runs_left >= 0; call++) {
+            assert_true(call <= total); /* bounded: each call asks for at least one line */
+            kr->ukernel_prefetch(kc, a, b, c, LDC, beta, &pf, every);
+            kr->ukernel(kc, a, b, plain, LDC, beta);
+            asked += per_call;
+            if (memcmp(c, plain, sizeof c) != 0)
+                fail_msg("kc %d, beta %g, every %d: the tile differs", kc, beta, every);
+            if (pf.runs_left >= 0) {
+                /* Still inside the region: in the run, on a line boundary, and as far along
+                 * as the lines asked for so far put it. */
+                const ptrdiff_t r = RUNS - 1 - pf.runs_left;
+                const char *run = (const char *)(origin + r * LD);
+                assert_ptr_equal(pf.run, run);
+                assert_true(pf.line >= (const char *)((uintptr_t)run & ~(uintptr_t)63));
+                assert_true(pf.line <= pf.end && pf.end == run + seg - 1);
+                assert_int_equal((uintptr_t)pf.line % 64, 0);
+                ptrdiff_t before = 0;
+                for (int q = 0; q < r; q++)
+                    before += lines_of((uintptr_t)(origin + (ptrdiff_t)q * LD), seg);
+                before +=
+                    (ptrdiff_t)(((uintptr_t)pf.line - ((uintptr_t)run & ~(uintptr_t)63)) / 64);
+                assert_int_equal(before, asked);
+            } else {
+                assert_true(asked >= total && asked - per_call < total);
+            }
+        }
+    }
+    free(a);
+    free(b);
+    free(region);
+}
+
 /* The steps' shares by rate: every member's share computed apart must cover
  * [0, count) once in rank order (a gap leaves rows unsolved, an overlap
  * updates them twice), follow the rates to within one unit, and be even
@@ -378,6 +464,7 @@ int main(void)
         cmocka_unit_test(test_member_grids),
         cmocka_unit_test(test_region_members_hold_a_buffer),
         cmocka_unit_test(test_edge_kernel_masks),
+        cmocka_unit_test(test_prefetch_kernel),
         cmocka_unit_test(test_shares_by_speed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

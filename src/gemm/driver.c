@@ -90,12 +90,26 @@ static int tile_in_part(gemm_part part, ptrdiff_t i0, int rows, ptrdiff_t j0, in
     return i0 > j1 ? 0 : i1 <= j0 ? 1 : 2;
 }
 
-void gemm_compute_rows(const gemm_problem *pr, ptrdiff_t j0, int n_block, int kc, double beta,
-                       const double *b_packed, const double *a_packed, ptrdiff_t ic, int mc,
-                       int jp_from, int jp_to)
+/* Prefetch steps per kernel call that spread pf's lines evenly over calls kernel calls of kc
+ * steps each (0: nothing to ask for). */
+static int prefetch_every(const gemm_prefetch *pf, long calls, int kc)
+{
+    if (!pf || pf->runs_left < 0 || calls <= 0)
+        return 0;
+    const ptrdiff_t lines = (pf->runs_left + 1) * ((pf->seg + 63) / 64 + 1);
+    const ptrdiff_t per_call = (lines + calls - 1) / calls;
+    return per_call >= kc ? 1 : (int)(kc / per_call);
+}
+
+static void compute_rows(const gemm_problem *pr, ptrdiff_t j0, int n_block, int kc, double beta,
+                         const double *b_packed, const double *a_packed, ptrdiff_t ic, int mc,
+                         int jp_from, int jp_to, gemm_prefetch *pf)
 {
     const gemm_kernel *kr = pr->kernel;
     const int mr = kr->mr, nr = kr->nr;
+    const int every = kr->ukernel_prefetch
+                          ? prefetch_every(pf, (long)(jp_to - jp_from) * ((mc + mr - 1) / mr), kc)
+                          : 0;
     for (int jp = jp_from; jp < jp_to; jp++) {
         int cols = n_block - jp * nr < nr ? n_block - jp * nr : nr;
         const double *b = b_packed + (ptrdiff_t)jp * nr * kc;
@@ -103,14 +117,25 @@ void gemm_compute_rows(const gemm_problem *pr, ptrdiff_t j0, int n_block, int kc
         for (int ir = 0; ir < mc; ir += mr) {
             int rows = mc - ir < mr ? mc - ir : mr;
             const double *a = a_packed + (ptrdiff_t)ir * kc;
+            double *c = pr->c + ic + ir + col * pr->ldc;
             const int where = tile_in_part(pr->part, ic + ir, rows, col, cols);
-            if (where == 1 && rows == mr && cols == nr)
-                kr->ukernel(kc, a, b, pr->c + ic + ir + col * pr->ldc, pr->ldc, beta);
-            else if (where)
-                gemm_edge_tile(kr, kc, a, b, pr->c + ic + ir + col * pr->ldc, pr->ldc, rows, cols,
-                               beta, pr->part, ic + ir, col);
+            if (where == 1 && rows == mr && cols == nr) {
+                if (every)
+                    kr->ukernel_prefetch(kc, a, b, c, pr->ldc, beta, pf, every);
+                else
+                    kr->ukernel(kc, a, b, c, pr->ldc, beta);
+            } else if (where) {
+                gemm_edge_tile(kr, kc, a, b, c, pr->ldc, rows, cols, beta, pr->part, ic + ir, col);
+            }
         }
     }
+}
+
+void gemm_compute_rows(const gemm_problem *pr, ptrdiff_t j0, int n_block, int kc, double beta,
+                       const double *b_packed, const double *a_packed, ptrdiff_t ic, int mc,
+                       int jp_from, int jp_to)
+{
+    compute_rows(pr, j0, n_block, kc, beta, b_packed, a_packed, ic, mc, jp_from, jp_to, NULL);
 }
 
 void gemm_rows_reached(const gemm_problem *pr, ptrdiff_t j0, int n_block, int jp_from, int jp_to,
@@ -207,6 +232,19 @@ static void pack_a_rows(const gemm_problem *pr, ptrdiff_t j0, int n_block, int j
                        a_buf + (ptrdiff_t)copied_to * kc);
 }
 
+/* The region of op(A) rows [i0, i0 + mc) x steps [p0, p0 + kc) as runs of memory. */
+static void prefetch_a_block(const gemm_operand *a, ptrdiff_t i0, int mc, ptrdiff_t p0, int kc,
+                             gemm_prefetch *pf)
+{
+    const double *origin = a->trans ? a->p + p0 + i0 * a->ld : a->p + i0 + p0 * a->ld;
+    pf->run = (const char *)origin;
+    pf->seg = (ptrdiff_t)sizeof(double) * (a->trans ? kc : mc);
+    pf->ld = (ptrdiff_t)sizeof(double) * a->ld;
+    pf->runs_left = (a->trans ? mc : kc) - 1;
+    pf->line = (const char *)((uintptr_t)pf->run & ~(uintptr_t)63);
+    pf->end = pf->run + pf->seg - 1;
+}
+
 void gemm_compute_block(const gemm_problem *pr, ptrdiff_t j0, int n_block, ptrdiff_t p0, int kc,
                         const double *b_packed, ptrdiff_t m_from, ptrdiff_t m_to, int jp_from,
                         int jp_to, double *a_buf)
@@ -215,11 +253,24 @@ void gemm_compute_block(const gemm_problem *pr, ptrdiff_t j0, int n_block, ptrdi
     /* beta applies once, with the first k block; later blocks accumulate. */
     const double beta = p0 == 0 ? pr->beta : 1.0;
     gemm_rows_reached(pr, j0, n_block, jp_from, jp_to, &m_from, &m_to);
-    const int step = gemm_block_rows(kr, m_to - m_from);
+    /* With the next block's source asked for while this one is computed, both must fit L2
+     * beside B's panels and C: blocks of half the A block's rows (2000 x 64 x 2000 on Zen 5,
+     * with 192 rows 1.11x, with 96 1.17-1.21x, with 64 1.19x the packing loops). Rows fewer
+     * than a whole A block stay one block: halved, 512^3 on two members lost 2% (docs/gemm.md). */
+    const bool ask = kr->ukernel_prefetch && !pr->pair && m_to - m_from >= kr->mc;
+    const int step = ask ? gemm_block_rows_of(kr, m_to - m_from, kr->mc / 2)
+                         : gemm_block_rows(kr, m_to - m_from);
     for (ptrdiff_t ic = m_from; ic < m_to; ic += step) {
-        int mc = (int)(m_to - ic < step ? m_to - ic : step);
+        const int mc = (int)(m_to - ic < step ? m_to - ic : step);
         pack_a_rows(pr, j0, n_block, jp_from, jp_to, b_packed, ic, mc, p0, kc, a_buf);
-        gemm_compute_rows(pr, j0, n_block, kc, beta, b_packed, a_buf, ic, mc, jp_from, jp_to);
+        gemm_prefetch next, *pf = NULL;
+        const ptrdiff_t next_ic = ic + mc;
+        if (ask && next_ic < m_to) {
+            prefetch_a_block(&pr->a, next_ic, (int)(m_to - next_ic < step ? m_to - next_ic : step),
+                             p0, kc, &next);
+            pf = &next;
+        }
+        compute_rows(pr, j0, n_block, kc, beta, b_packed, a_buf, ic, mc, jp_from, jp_to, pf);
     }
 }
 
@@ -303,7 +354,13 @@ static int even_blocks(ptrdiff_t n, int most, int unit)
 
 int gemm_block_rows(const gemm_kernel *kr, ptrdiff_t m)
 {
-    return even_blocks(m, kr->mc, kr->mr);
+    return gemm_block_rows_of(kr, m, kr->mc);
+}
+
+int gemm_block_rows_of(const gemm_kernel *kr, ptrdiff_t m, int most)
+{
+    const int whole = most / kr->mr * kr->mr;
+    return even_blocks(m, whole > kr->mr ? whole : kr->mr, kr->mr);
 }
 
 int gemm_block_columns(const gemm_kernel *kr, ptrdiff_t n)

@@ -30,6 +30,20 @@ typedef void (*gemm_ukernel_edge)(int kc, const double *restrict a, const double
                                   double *restrict c, ptrdiff_t ldc, double beta, int cols,
                                   const uint16_t *restrict rows);
 
+/* A region of memory (runs of seg bytes, ld bytes apart) that micro-kernels ask for into L2 a line
+ * at a time, spread over their k steps, while they compute: the source of the next A block, so
+ * that packing it reads L2 instead of memory. Prefetches in a burst between calls fill the miss
+ * buffers and gained nothing (docs/gemm.md). runs_left < 0: all asked for. */
+typedef struct gemm_prefetch {
+    const char *line, *end; /* next line of the current run; the run's last byte */
+    const char *run;
+    ptrdiff_t seg, ld, runs_left;
+} gemm_prefetch;
+/* The micro-kernel that also asks for a line of pf every `every` steps. */
+typedef void (*gemm_ukernel_prefetch)(int kc, const double *restrict a, const double *restrict b,
+                                      double *restrict c, ptrdiff_t ldc, double beta,
+                                      gemm_prefetch *pf, int every);
+
 struct gemm_problem;
 
 struct gemm_operand;
@@ -93,9 +107,10 @@ typedef struct gemm_kernel {
     gemm_pack_a_from_b_fn pack_a_from_b;          /* NULL: syrk packs A from A */
     gemm_tri_fn tri_left, tri_right;              /* trsm/trmm base cases */
     gemm_unit_lower_fn unit_lower_panel;          /* getrf's solve on packed U12 */
-    bool unpacked_fast;          /* small is a vector path worth using beyond tiny sizes */
-    gemm_ukernel_edge edge;      /* edge and diagonal tiles in place; NULL: through a buffer */
-    gemm_transpose_fn transpose; /* op(A) = A^T copied for the small path */
+    bool unpacked_fast;     /* small is a vector path worth using beyond tiny sizes */
+    gemm_ukernel_edge edge; /* edge and diagonal tiles in place; NULL: through a buffer */
+    gemm_ukernel_prefetch ukernel_prefetch; /* NULL: the next A block is not asked for */
+    gemm_transpose_fn transpose;            /* op(A) = A^T copied for the small path */
     /* Set on copies whose pack_a or pack_b reads an operand that the small and unpacked paths,
      * which read operands in place, cannot (dsymm's symmetric one): their products always pack. */
     bool packed_only;
@@ -120,6 +135,9 @@ void gemm_kernel_avx512_d16x12(int kc, const double *restrict a, const double *r
 void gemm_kernel_avx512_d16x12_edge(int kc, const double *restrict a, const double *restrict b,
                                     double *restrict c, ptrdiff_t ldc, double beta, int cols,
                                     const uint16_t *restrict rows);
+void gemm_kernel_avx512_d16x12_prefetch(int kc, const double *restrict a, const double *restrict b,
+                                        double *restrict c, ptrdiff_t ldc, double beta,
+                                        gemm_prefetch *pf, int every);
 void gemm_kernel_avx2_d8x6(int kc, const double *restrict a, const double *restrict b,
                            double *restrict c, ptrdiff_t ldc, double beta);
 void gemm_kernel_generic_d4x4(int kc, const double *restrict a, const double *restrict b,
@@ -296,6 +314,8 @@ int gemm_block_depth(const gemm_kernel *kr, ptrdiff_t k);
  * height in whole tiles (a last block of a few tiles streams every B panel
  * from L3 for those tiles alone). */
 int gemm_block_rows(const gemm_kernel *kr, ptrdiff_t m);
+/* The same with blocks of at most `most` rows (rounded down to whole tiles, at least one). */
+int gemm_block_rows_of(const gemm_kernel *kr, ptrdiff_t m, int most);
 /* Doubles of a packed kc x nc B block (a multiple of 8: 64-byte aligned
  * after it). */
 size_t gemm_b_buffer_len(const gemm_kernel *kr, int nc, int kc);

@@ -1,5 +1,6 @@
-/* kernel_avx512_d16x12.c — the 16 x 12 double micro-kernel for AVX-512F + FMA, and its edge
- * variant: any rows of each column, in place (the same sums, for those columns' flops only).
+/* kernel_avx512_d16x12.c — the 16 x 12 double micro-kernel for AVX-512F + FMA, its edge
+ * variant (any rows of each column, in place: the same sums, for those columns' flops only), and
+ * the same kernel asking for the next A block's lines as it goes.
  *
  * Compiled alone with -mavx512f -mfma (CMakeLists.txt): only called when
  * cpuid says the CPU has them, so the library still runs on any x86-64.
@@ -24,11 +25,11 @@ static __attribute__((noinline)) void prefetch_tile(const double *c, ptrdiff_t l
 
 /* The first nc columns of the tile over kc steps, from zero: every kernel
  * here sums an element the same way, in registers. */
-static inline __attribute__((always_inline)) void accumulate(int kc, const double *restrict a,
-                                                             const double *restrict b,
-                                                             __m512d lo[NR], __m512d hi[NR],
-                                                             const int nc)
+static inline __attribute__((always_inline)) void
+accumulate(int kc, const double *restrict a, const double *restrict b, __m512d lo[NR],
+           __m512d hi[NR], const int nc, gemm_prefetch *pf, int every)
 {
+    int countdown = every;
 #pragma GCC unroll 12
     for (int j = 0; j < nc; j++) {
         lo[j] = _mm512_setzero_pd();
@@ -39,6 +40,21 @@ static inline __attribute__((always_inline)) void accumulate(int kc, const doubl
         const __m512d a1 = _mm512_load_pd(a + 8);
         /* The next A panel rows, a few iterations ahead: they come from L2. */
         _mm_prefetch((const char *)(a + (ptrdiff_t)8 * MR), _MM_HINT_T0);
+        /* A line of the next A block's source every `every` steps, into L2 (t0, t1 and t2
+         * measured alike on Zen 5): spread out, the requests overlap the FMAs. */
+        if (pf && --countdown == 0) {
+            countdown = every;
+            if (pf->runs_left >= 0) {
+                _mm_prefetch(pf->line, _MM_HINT_T2);
+                pf->line += 64;
+                if (pf->line > pf->end) {
+                    pf->run += pf->ld;
+                    pf->line = (const char *)((uintptr_t)pf->run & ~(uintptr_t)63);
+                    pf->end = pf->run + pf->seg - 1;
+                    pf->runs_left--;
+                }
+            }
+        }
 #pragma GCC unroll 12
         for (int j = 0; j < nc; j++) {
             const __m512d bj = _mm512_set1_pd(b[j]);
@@ -50,12 +66,13 @@ static inline __attribute__((always_inline)) void accumulate(int kc, const doubl
     }
 }
 
-void gemm_kernel_avx512_d16x12(int kc, const double *restrict a, const double *restrict b,
-                               double *restrict c, ptrdiff_t ldc, double beta)
+static inline __attribute__((always_inline)) void
+whole_tile(int kc, const double *restrict a, const double *restrict b, double *restrict c,
+           ptrdiff_t ldc, double beta, gemm_prefetch *pf, int every)
 {
     __m512d lo[NR], hi[NR];
     prefetch_tile(c, ldc);
-    accumulate(kc, a, b, lo, hi, NR);
+    accumulate(kc, a, b, lo, hi, NR, pf, every);
     /* beta 1 (every rank-k update after the first kc block) and 0 straight from the registers:
      * the same one addition per element as gemm_store_tile makes, without the trip through a
      * buffer, which costs a short kc (ScaLAPACK's rank-64 updates) a few percent. */
@@ -81,6 +98,19 @@ void gemm_kernel_avx512_d16x12(int kc, const double *restrict a, const double *r
     gemm_store_tile(c, ldc, tile, MR, NR, beta);
 }
 
+void gemm_kernel_avx512_d16x12(int kc, const double *restrict a, const double *restrict b,
+                               double *restrict c, ptrdiff_t ldc, double beta)
+{
+    whole_tile(kc, a, b, c, ldc, beta, NULL, 0);
+}
+
+void gemm_kernel_avx512_d16x12_prefetch(int kc, const double *restrict a, const double *restrict b,
+                                        double *restrict c, ptrdiff_t ldc, double beta,
+                                        gemm_prefetch *pf, int every)
+{
+    whole_tile(kc, a, b, c, ldc, beta, pf, every);
+}
+
 /* The tile's first 4, 8 or 12 columns (an edge of 4 columns, as with nrhs = 100 = 8 x 12 + 4,
  * costs a whole tile's 24 FMAs a step for 8 of use), then only the rows of each column that
  * rows[j] names read and written, with masks: edges and tiles across a triangle's diagonal go
@@ -93,7 +123,7 @@ edge_tile(int kc, const double *restrict a, const double *restrict b, double *re
           ptrdiff_t ldc, double beta, const uint16_t *restrict rows, const int nc)
 {
     __m512d lo[NR], hi[NR];
-    accumulate(kc, a, b, lo, hi, nc);
+    accumulate(kc, a, b, lo, hi, nc, NULL, 0);
     if (beta != 0.0) {
         const __m512d vbeta = _mm512_set1_pd(beta);
 #pragma GCC unroll 12
@@ -153,6 +183,14 @@ void gemm_kernel_avx512_d16x12(int kc, const double *restrict a, const double *r
                                double *restrict c, ptrdiff_t ldc, double beta)
 {
     gemm_kernel_generic_d4x4(kc, a, b, c, ldc, beta); /* never selected off x86-64 */
+}
+
+void gemm_kernel_avx512_d16x12_prefetch(int kc, const double *restrict a, const double *restrict b,
+                                        double *restrict c, ptrdiff_t ldc, double beta,
+                                        gemm_prefetch *pf, int every)
+{
+    (void)pf, (void)every;
+    gemm_kernel_generic_d4x4(kc, a, b, c, ldc, beta);
 }
 
 void gemm_kernel_avx512_d16x12_edge(int kc, const double *restrict a, const double *restrict b,

@@ -20,5 +20,6 @@ const gemm_kernel gemm_registry_avx512 = {
     .unit_lower_panel = gemm_unit_lower_panel_avx512,
     .unpacked_fast = true, /* its small path beats packing beyond tiny sizes */
     .edge = gemm_kernel_avx512_d16x12_edge,
+    .ukernel_prefetch = gemm_kernel_avx512_d16x12_prefetch,
     .transpose = gemm_transpose_avx512,
 };
