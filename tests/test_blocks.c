@@ -81,6 +81,10 @@ static void test_block_columns_even(void **state)
         assert_true(rows <= 192 && rows % 16 == 0);
         assert_int_equal(blocks, (m + 191) / 192);
     }
+    /* Columns in blocks of at most mc where A is one block (driver.c). */
+    assert_int_equal(gemm_block_columns_of(&zen5, 2070, 192), 192); /* 192 x 10 + 150 */
+    assert_int_equal(gemm_block_columns_of(&zen5, 200, 192), 108);  /* 108 + 92 */
+    assert_int_equal(gemm_block_columns_of(&zen5, 100, 5), 12);     /* at least a panel */
     /* Half blocks where the next block's source is asked for meanwhile (driver.c). */
     assert_int_equal(gemm_block_rows_of(&zen5, 2000, 96), 96); /* 96 x 20 + 80 */
     assert_int_equal(gemm_block_rows_of(&zen5, 1024, 96), 96); /* 96 x 10 + 64 */

@@ -114,9 +114,11 @@ static void test_blocked_sizes_and_scalars(void **state)
 {
     (void)state;
     /* Beyond the small path and across kc, mc and edge tiles; 2070 columns are three B
-     * blocks of 696, 696 and 678 with nc = 1032 (gemm_block_columns). */
-    static const tela_int shapes[][3] = {
-        {200, 130, 300}, {37, 250, 260}, {260, 19, 70}, {129, 129, 513}, {24, 2070, 270}};
+     * blocks of 696, 696 and 678 with nc = 1032 (gemm_block_columns) under 200 rows, and
+     * under 24 rows (one A block) blocks of mc columns with the AVX-512 kernel (192 x 10 +
+     * 150), the next one's source asked for meanwhile, across k blocks and column blocks. */
+    static const tela_int shapes[][3] = {{200, 130, 300}, {37, 250, 260},  {260, 19, 70},
+                                         {129, 129, 513}, {24, 2070, 270}, {200, 2070, 40}};
     static const double scalars[][2] = {{1, 0}, {-2, 1}, {0.5, -1.25}, {1, 1}};
     unsigned seed = 100;
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)

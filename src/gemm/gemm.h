@@ -306,6 +306,8 @@ int gemm_panels_of(int n_block, int nr);
  * nc, and as even as that allows (cut by nc alone, 2048 columns made a
  * last block of 8 columns, for which all of A was packed again). */
 int gemm_block_columns(const gemm_kernel *kr, ptrdiff_t n);
+/* The same with blocks of at most `most` columns (rounded down to whole panels, at least one). */
+int gemm_block_columns_of(const gemm_kernel *kr, ptrdiff_t n, int most);
 /* The depth of the k blocks for depth k: as few as kc allows, of even depth in steps of 8
  * (384 was 256 + 128, whose short block ran the kernel's tiles half as long for each load and
  * store of C; now 192 + 192). A function of k alone: every split of C sums alike. */
