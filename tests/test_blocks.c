@@ -163,7 +163,7 @@ static bool unpacked(const gemm_kernel *kr, ptrdiff_t m, ptrdiff_t n, ptrdiff_t 
 static void expect_grid(int width, ptrdiff_t m_tiles, int n_panels, int wm, int wn)
 {
     int rows = 0, cols = 0;
-    gemm_split_grid(width, m_tiles, n_panels, 16, &rows, &cols);
+    gemm_split_grid(width, m_tiles, n_panels, 16, 12, &rows, &cols);
     if (rows != wm || cols != wn)
         fail_msg("width %d, %td tiles x %d panels: grid %d x %d, expected %d x %d", width, m_tiles,
                  n_panels, rows, cols, wm, wn);
@@ -186,6 +186,14 @@ static void test_member_grids(void **state)
     expect_grid(2, 20, 27, 1, 2);
     expect_grid(2, 40, 27, 1, 2);
     expect_grid(2, 30, 21, 2, 1);
+    /* Rows where columns only would leave each member at most 4 panels of a B at least 4 times
+     * narrower than C is tall: 2000 x 64 (125 tiles x 6 panels; columns 375 tiles, rows 378)
+     * and 2000 x 16 (125 x 2); columns still at 192 x 64 (12 x 6: B not narrow enough), and
+     * where the shares are wider (2000 x 256: 125 x 22, 11 panels each). */
+    expect_grid(2, 125, 6, 2, 1);
+    expect_grid(2, 125, 2, 2, 1);
+    expect_grid(2, 12, 6, 1, 2);
+    expect_grid(2, 125, 22, 1, 2);
     /* Four on 2048^2 (128 x 171): columns 0.6% over rows only. Three on two panels: rows. */
     expect_grid(4, 128, 171, 1, 4);
     expect_grid(3, 50, 2, 3, 1);

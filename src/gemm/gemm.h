@@ -368,8 +368,8 @@ double gemm_flops(const gemm_problem *pr);
 /* The small path: no packing, for products too small to amortise it. */
 void gemm_small(const gemm_problem *pr);
 /* The grid of members over one B block of a full product: wm rows (over
- * m's tiles of mr rows) by wn columns (over its panels), wm * wn = width. */
-void gemm_split_grid(int width, ptrdiff_t m_tiles, int n_panels, int mr, int *wm, int *wn);
+ * m's tiles of mr rows) by wn columns (over its panels of nr), wm * wn = width. */
+void gemm_split_grid(int width, ptrdiff_t m_tiles, int n_panels, int mr, int nr, int *wm, int *wn);
 /* True if the product is so small it runs serially on the small path,
  * without the gate: below ~32^3 flops/2 packing costs more than it saves
  * (and allocates). Inline: it is on every dgemm's path. */
