@@ -169,6 +169,7 @@ static void run_shape(const struct settings *st, struct shape s, const char tran
         for (int turn = 0; turn < 2; turn++) {
             const int side = (r + turn) % 2;
             tb_settle(DEFAULT_SETTLE_MAX_MS);
+            call_side(side, s, trans, &o, held->par, ob); /* untimed: wakes the side's threads */
             const int64_t begin = tb_clock_ns(CLOCK_MONOTONIC);
             for (long q = 0; q < calls[side]; q++)
                 call_side(side, s, trans, &o, held->par, ob);
