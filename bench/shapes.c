@@ -86,8 +86,8 @@ static void free_operands(struct operands *o)
 static int make_operands(struct shape s, const char trans[2], struct operands *o)
 {
     memset(o, 0, sizeof *o);
-    uint64_t state = 0x9E3779B97F4A7C15ULL ^ (uint64_t)s.m << 40 ^ (uint64_t)s.n << 20 ^
-                     (uint64_t)s.k;
+    uint64_t state =
+        0x9E3779B97F4A7C15ULL ^ (uint64_t)s.m << 40 ^ (uint64_t)s.n << 20 ^ (uint64_t)s.k;
     const size_t mk = (size_t)s.m * (size_t)s.k, kn = (size_t)s.k * (size_t)s.n,
                  mn = (size_t)s.m * (size_t)s.n;
     double unused;
@@ -204,8 +204,9 @@ static int parse_shapes(const char *text, struct settings *st)
             s->n < 1 || s->k < 1 || s->m > MAX_DIMENSION || s->n > MAX_DIMENSION ||
             s->k > MAX_DIMENSION || (long)s->m * s->k > MAX_ELEMENTS ||
             (long)s->k * s->n > MAX_ELEMENTS || (long)s->m * s->n > MAX_ELEMENTS) {
-            fprintf(stderr, "%s: --shapes: '%s' is not MxNxK with each of 1..%d, operands of "
-                            "at most %ld doubles\n",
+            fprintf(stderr,
+                    "%s: --shapes: '%s' is not MxNxK with each of 1..%d, operands of "
+                    "at most %ld doubles\n",
                     PROGRAM, items[i], MAX_DIMENSION, MAX_ELEMENTS);
             return -1;
         }
