@@ -14,6 +14,15 @@
 
 #include <math.h>
 
+/* Bit for bit (memcmp on doubles says the same, but reads as if it compared values). */
+static bool same_bits(double x, double y)
+{
+    uint64_t u, v;
+    memcpy(&u, &x, sizeof u);
+    memcpy(&v, &y, sizeof v);
+    return u == v;
+}
+
 static gemm_kernel kernel_like(int mr, int nr)
 {
     gemm_kernel kr = {.name = "test", .mr = mr, .nr = nr, .mc = 111, .kc = 222, .nc = 333};
@@ -327,7 +336,7 @@ static void test_edge_kernel_masks(void **state)
                     ti >= 0 && ti < kr->mr && tj >= 0 && tj < cols && (rows[tj] >> ti & 1);
                 const double want = inside ? whole[i + j * LDC] : start[i + j * LDC];
                 const double got = c[i + j * LDC];
-                if (memcmp(&got, &want, sizeof got) != 0 && !(isnan(got) && isnan(want)))
+                if (!same_bits(got, want) && !(isnan(got) && isnan(want)))
                     fail_msg("kc %d, beta %g, %d columns, element (%d, %d) %s: %g, want %g", kc,
                              beta, cols, ti, tj, inside ? "inside" : "outside", got, want);
             }
@@ -379,7 +388,7 @@ static void test_prefetch_kernel(void **state)
                             .seg = seg,
                             .ld = (ptrdiff_t)sizeof(double) * LD,
                             .runs_left = RUNS - 1};
-        pf.line = (const char *)((uintptr_t)pf.run & ~(uintptr_t)63);
+        pf.line = pf.run - ((uintptr_t)pf.run & 63);
         pf.end = pf.run + seg - 1;
         double c[LDC * GEMM_NR_MAX], plain[LDC * GEMM_NR_MAX];
         for (int i = 0; i < LDC * GEMM_NR_MAX; i++)
@@ -391,15 +400,16 @@ static void test_prefetch_kernel(void **state)
             kr->ukernel_prefetch(kc, a, b, c, LDC, beta, &pf, every);
             kr->ukernel(kc, a, b, plain, LDC, beta);
             asked += per_call;
-            if (memcmp(c, plain, sizeof c) != 0)
-                fail_msg("kc %d, beta %g, every %d: the tile differs", kc, beta, every);
+            for (int i = 0; i < LDC * GEMM_NR_MAX; i++)
+                if (!same_bits(c[i], plain[i]))
+                    fail_msg("kc %d, beta %g, every %d: the tile differs", kc, beta, every);
             if (pf.runs_left >= 0) {
                 /* Still inside the region: in the run, on a line boundary, and as far along
                  * as the lines asked for so far put it. */
                 const ptrdiff_t r = RUNS - 1 - pf.runs_left;
                 const char *run = (const char *)(origin + r * LD);
                 assert_ptr_equal(pf.run, run);
-                assert_true(pf.line >= (const char *)((uintptr_t)run & ~(uintptr_t)63));
+                assert_true(pf.line >= run - ((uintptr_t)run & 63));
                 assert_true(pf.line <= pf.end && pf.end == run + seg - 1);
                 assert_int_equal((uintptr_t)pf.line % 64, 0);
                 ptrdiff_t before = 0;

@@ -243,7 +243,7 @@ static void prefetch_region(const gemm_operand *x, ptrdiff_t i0, int rows, ptrdi
     pf->seg = (ptrdiff_t)sizeof(double) * (x->trans ? cols : rows);
     pf->ld = (ptrdiff_t)sizeof(double) * x->ld;
     pf->runs_left = (x->trans ? rows : cols) - 1;
-    pf->line = (const char *)((uintptr_t)pf->run & ~(uintptr_t)63);
+    pf->line = pf->run - ((uintptr_t)pf->run & 63);
     pf->end = pf->run + pf->seg - 1;
 }
 

@@ -49,7 +49,7 @@ accumulate(int kc, const double *restrict a, const double *restrict b, __m512d l
                 pf->line += 64;
                 if (pf->line > pf->end) {
                     pf->run += pf->ld;
-                    pf->line = (const char *)((uintptr_t)pf->run & ~(uintptr_t)63);
+                    pf->line = pf->run - ((uintptr_t)pf->run & 63);
                     pf->end = pf->run + pf->seg - 1;
                     pf->runs_left--;
                 }
