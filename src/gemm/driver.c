@@ -418,8 +418,8 @@ static void packed_loops(const gemm_problem *pr, double *buf)
      * 1.06-1.11x at 64 x 2000 x 2000 and 100 x 10000 x 100 on Zen 5 (docs/gemm.md). */
     const bool narrow = kr->ukernel_prefetch && !pr->pair && pr->m <= kr->mc;
     const int block =
-                  narrow ? gemm_block_columns_of(kr, pr->n, kr->mc) : gemm_block_columns(kr, pr->n),
-              depth = gemm_block_depth(kr, pr->k);
+        narrow ? gemm_block_columns_of(kr, pr->n, kr->mc) : gemm_block_columns(kr, pr->n);
+    const int depth = gemm_block_depth(kr, pr->k);
     for (ptrdiff_t jc = 0; jc < pr->n; jc += block) {
         int nb = (int)(pr->n - jc < block ? pr->n - jc : block);
         for (ptrdiff_t pc = 0; pc < pr->k; pc += depth) {

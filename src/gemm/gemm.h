@@ -31,9 +31,10 @@ typedef void (*gemm_ukernel_edge)(int kc, const double *restrict a, const double
                                   const uint16_t *restrict rows);
 
 /* A region of memory (runs of seg bytes, ld bytes apart) that micro-kernels ask for into L2 a line
- * at a time, spread over their k steps, while they compute: the source of the next A block, so
- * that packing it reads L2 instead of memory. Prefetches in a burst between calls fill the miss
- * buffers and gained nothing (docs/gemm.md). runs_left < 0: all asked for. */
+ * at a time, spread over their k steps, while they compute: the source of the next A block (of
+ * the next B block where A is one block), so that packing it reads L2 instead of memory. Prefetches
+ * in a burst between calls fill the miss buffers and gained nothing (docs/gemm.md). runs_left < 0:
+ * all asked for. */
 typedef struct gemm_prefetch {
     const char *line, *end; /* next line of the current run; the run's last byte */
     const char *run;
@@ -109,7 +110,7 @@ typedef struct gemm_kernel {
     gemm_unit_lower_fn unit_lower_panel;          /* getrf's solve on packed U12 */
     bool unpacked_fast;     /* small is a vector path worth using beyond tiny sizes */
     gemm_ukernel_edge edge; /* edge and diagonal tiles in place; NULL: through a buffer */
-    gemm_ukernel_prefetch ukernel_prefetch; /* NULL: the next A block is not asked for */
+    gemm_ukernel_prefetch ukernel_prefetch; /* NULL: no next block is asked for */
     gemm_transpose_fn transpose;            /* op(A) = A^T copied for the small path */
     /* Set on copies whose pack_a or pack_b reads an operand that the small and unpacked paths,
      * which read operands in place, cannot (dsymm's symmetric one): their products always pack. */

@@ -1,6 +1,6 @@
 /* kernel_avx512_d16x12.c — the 16 x 12 double micro-kernel for AVX-512F + FMA, its edge
  * variant (any rows of each column, in place: the same sums, for those columns' flops only), and
- * the same kernel asking for the next A block's lines as it goes.
+ * the same kernel asking for the next block's source a line at a time as it goes.
  *
  * Compiled alone with -mavx512f -mfma (CMakeLists.txt): only called when
  * cpuid says the CPU has them, so the library still runs on any x86-64.
@@ -40,7 +40,7 @@ accumulate(int kc, const double *restrict a, const double *restrict b, __m512d l
         const __m512d a1 = _mm512_load_pd(a + 8);
         /* The next A panel rows, a few iterations ahead: they come from L2. */
         _mm_prefetch((const char *)(a + (ptrdiff_t)8 * MR), _MM_HINT_T0);
-        /* A line of the next A block's source every `every` steps, into L2 (t0, t1 and t2
+        /* A line of the next block's source every `every` steps, into L2 (t0, t1 and t2
          * measured alike on Zen 5): spread out, the requests overlap the FMAs. */
         if (pf && --countdown == 0) {
             countdown = every;
