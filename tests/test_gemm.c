@@ -195,7 +195,9 @@ static void test_parallel_widths_are_bitwise_equal(void **state)
     free(a);
     free(b);
     free(c0);
-    /* 1100 columns: two B blocks (552 + 548), each shared among the members in turn. */
+    /* 1100 columns: two B blocks (552 + 548), each shared among the members in turn; with the
+     * AVX-512 kernel, 40 rows are one A block, and at widths 2-8 (8 panels a member or more)
+     * each member runs the serial loops on its own columns instead (narrow_body). */
     const tela_int wide = 1100, wide_ld = 1101;
     a = random_matrix(270, 270, wide_ld, 10);
     b = random_matrix(wide, wide, wide_ld, 11);
