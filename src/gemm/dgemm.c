@@ -187,8 +187,20 @@ static void compute_claimed_once(const gemm_job *job, int r, int w, long block, 
         while (gemm_claim(&rows->taken, rows->size, owner != r, unit, &at, &count)) {
             const ptrdiff_t from = (rows->first + at) * kr->mr;
             const ptrdiff_t to = (rows->first + at + count) * kr->mr;
-            gemm_compute_block(pr, jc, nb, pc, kb, b_buf, from, to < pr->m ? to : pr->m,
-                               rows->jp_from, rows->jp_to, a_buf);
+            /* A member claims its own rows from the front: the source of its likely next claim
+             * is asked for while this one is computed (claims are at most mc rows, one A block
+             * with none of its own to ask for). Two threads, interleaved pairs: 2000 x 128 x
+             * 2000 1.07-1.10x, 2048^3 1.03x, 512^3 1.01x. */
+            const ptrdiff_t end = (rows->first + rows->size) * kr->mr;
+            const ptrdiff_t ahead = to + count * kr->mr < end ? to + count * kr->mr : end;
+            const ptrdiff_t last = ahead < pr->m ? ahead : pr->m;
+            gemm_prefetch next, *after = NULL;
+            if (owner == r && !pr->pair && to < last) {
+                gemm_prefetch_rows(pr, to, (int)(last - to), pc, kb, &next);
+                after = &next;
+            }
+            gemm_compute_block_then(pr, jc, nb, pc, kb, b_buf, from, to < pr->m ? to : pr->m,
+                                    rows->jp_from, rows->jp_to, a_buf, after);
         }
     }
 }

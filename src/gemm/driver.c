@@ -247,11 +247,15 @@ static void prefetch_region(const gemm_operand *x, ptrdiff_t i0, int rows, ptrdi
     pf->end = pf->run + pf->seg - 1;
 }
 
-/* gemm_compute_block, asking for `after`'s lines (the caller's next B block) where no next A
- * block of its own is to be asked for. */
-static void compute_block(const gemm_problem *pr, ptrdiff_t j0, int n_block, ptrdiff_t p0, int kc,
-                          const double *b_packed, ptrdiff_t m_from, ptrdiff_t m_to, int jp_from,
-                          int jp_to, double *a_buf, gemm_prefetch *after)
+void gemm_prefetch_rows(const gemm_problem *pr, ptrdiff_t i0, int rows, ptrdiff_t p0, int kc,
+                        gemm_prefetch *pf)
+{
+    prefetch_region(&pr->a, i0, rows, p0, kc, pf);
+}
+
+void gemm_compute_block_then(const gemm_problem *pr, ptrdiff_t j0, int n_block, ptrdiff_t p0,
+                             int kc, const double *b_packed, ptrdiff_t m_from, ptrdiff_t m_to,
+                             int jp_from, int jp_to, double *a_buf, gemm_prefetch *after)
 {
     const gemm_kernel *kr = pr->kernel;
     /* beta applies once, with the first k block; later blocks accumulate. */
@@ -282,7 +286,8 @@ void gemm_compute_block(const gemm_problem *pr, ptrdiff_t j0, int n_block, ptrdi
                         const double *b_packed, ptrdiff_t m_from, ptrdiff_t m_to, int jp_from,
                         int jp_to, double *a_buf)
 {
-    compute_block(pr, j0, n_block, p0, kc, b_packed, m_from, m_to, jp_from, jp_to, a_buf, NULL);
+    gemm_compute_block_then(pr, j0, n_block, p0, kc, b_packed, m_from, m_to, jp_from, jp_to, a_buf,
+                            NULL);
 }
 
 /* How many of k columns ld doubles apart share one set of a 4 KiB-way L1
@@ -437,8 +442,8 @@ static void packed_loops(const gemm_problem *pr, double *buf)
                     after = &next;
                 }
             }
-            compute_block(pr, jc, nb, pc, kb, b_buf, 0, pr->m, 0, gemm_panels_of(nb, kr->nr), a_buf,
-                          after);
+            gemm_compute_block_then(pr, jc, nb, pc, kb, b_buf, 0, pr->m, 0,
+                                    gemm_panels_of(nb, kr->nr), a_buf, after);
         }
     }
 }

@@ -300,6 +300,14 @@ void gemm_rows_reached(const gemm_problem *pr, ptrdiff_t j0, int n_block, int jp
 void gemm_compute_block(const gemm_problem *pr, ptrdiff_t j0, int n_block, ptrdiff_t p0, int kc,
                         const double *b_packed, ptrdiff_t m_from, ptrdiff_t m_to, int jp_from,
                         int jp_to, double *a_buf);
+/* The same, the kernel asking for after's lines (NULL: none) where no next A block of the rows
+ * [m_from, m_to) is left to ask for: the caller's next B block, or its next rows. */
+void gemm_compute_block_then(const gemm_problem *pr, ptrdiff_t j0, int n_block, ptrdiff_t p0,
+                             int kc, const double *b_packed, ptrdiff_t m_from, ptrdiff_t m_to,
+                             int jp_from, int jp_to, double *a_buf, gemm_prefetch *after);
+/* pf set to the source of op(A)'s rows [i0, i0 + rows) over steps [p0, p0 + kc). */
+void gemm_prefetch_rows(const gemm_problem *pr, ptrdiff_t i0, int rows, ptrdiff_t p0, int kc,
+                        gemm_prefetch *pf);
 
 /* Panels of nr columns in a block of n_block columns. */
 int gemm_panels_of(int n_block, int nr);
