@@ -49,31 +49,12 @@ file(REMOVE "${csv_file}" "${svg_file}")
 list(JOIN routines "," routine_list)
 list(JOIN threads "," thread_list)
 list(JOIN sizes "," size_list)
-execute_process(
-    COMMAND "${BENCH}" --sizes ${size_list} --threads ${thread_list} --rounds ${rounds}
-            --routines ${routine_list} --nrhs ${nrhs} --uplo L,U --trans NN,TN
-            --gels-nrhs 1,n/8 --tsqr-rows ${tsqr_rows} --warm-up-ms 5 --batch-ms 1
-            --settle-max-ms 0
-            --openblas-coretype auto --bandwidth-mib 64 --csv "${csv_file}" --plot "${svg_file}"
-    RESULT_VARIABLE result
-    OUTPUT_VARIABLE output
-    ERROR_VARIABLE errors
-    TIMEOUT 280)
-message("${output}")
-if(errors)
-    message("stderr:\n${errors}")
-endif()
-if(result EQUAL 77)
-    # SKIP_REGULAR_EXPRESSION matches this line; CMake 3.29 and later can also pass the code on.
-    message("tela_bench_smoke: SKIPPED: tela-bench found no OpenBLAS to compare with")
-    if(CMAKE_VERSION VERSION_GREATER_EQUAL 3.29)
-        cmake_language(EXIT 77)
-    endif()
-    return()
-endif()
-if(NOT result EQUAL 0)
-    message(FATAL_ERROR "tela-bench failed: ${result}")
-endif()
+include(${CMAKE_CURRENT_LIST_DIR}/check_common.cmake)
+tela_smoke_run(tela_bench_smoke tela-bench 280
+    "${BENCH}" --sizes ${size_list} --threads ${thread_list} --rounds ${rounds} --routines
+    ${routine_list} --nrhs ${nrhs} --uplo L,U --trans NN,TN --gels-nrhs 1,n/8 --tsqr-rows
+    ${tsqr_rows} --warm-up-ms 5 --batch-ms 1 --settle-max-ms 0 --openblas-coretype auto
+    --bandwidth-mib 64 --csv "${csv_file}" --plot "${svg_file}")
 
 # Every size was checked and agreed (a disagreement also makes the exit status non-zero).
 list(LENGTH routines routine_count)

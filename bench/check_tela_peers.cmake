@@ -11,28 +11,9 @@ if(NOT DEFINED PEERS)
     message(FATAL_ERROR "check_tela_peers.cmake: PEERS is not set")
 endif()
 
-execute_process(
-    COMMAND "${PEERS}" --sizes 64 --rounds 1 --threads 1 --routines gemm
-            --openblas-coretype auto
-    RESULT_VARIABLE result
-    OUTPUT_VARIABLE output
-    ERROR_VARIABLE errors
-    TIMEOUT 100)
-message("${output}")
-if(errors)
-    message("stderr:\n${errors}")
-endif()
-if(result EQUAL 77)
-    # SKIP_REGULAR_EXPRESSION matches this line; CMake 3.29 and later can also pass the code on.
-    message("tela_peers_smoke: SKIPPED: tela-peers found no OpenBLAS to compare with")
-    if(CMAKE_VERSION VERSION_GREATER_EQUAL 3.29)
-        cmake_language(EXIT 77)
-    endif()
-    return()
-endif()
-if(NOT result EQUAL 0)
-    message(FATAL_ERROR "tela-peers failed: ${result}")
-endif()
+include(${CMAKE_CURRENT_LIST_DIR}/check_common.cmake)
+tela_smoke_run(tela_peers_smoke tela-peers 100
+    "${PEERS}" --sizes 64 --rounds 1 --threads 1 --routines gemm --openblas-coretype auto)
 
 set(rate "[0-9]+\\.[0-9]+ \\([0-9.]+-[0-9.]+\\) +\\| +[0-9]+\\.[0-9]")
 if(NOT output MATCHES "\n    core: [A-Za-z0-9]+ \\([^)]+\\)\n")

@@ -10,27 +10,10 @@ if(NOT DEFINED SHAPES)
     message(FATAL_ERROR "check_tela_shapes.cmake: SHAPES is not set")
 endif()
 
-execute_process(
-    COMMAND "${SHAPES}" --shapes 37x29x41,400x20x300 --trans all --threads 1,2 --rounds 2
-            --openblas-coretype auto
-    RESULT_VARIABLE result
-    OUTPUT_VARIABLE output
-    ERROR_VARIABLE errors
-    TIMEOUT 100)
-message("${output}")
-if(errors)
-    message("stderr:\n${errors}")
-endif()
-if(result EQUAL 77)
-    message("tela_shapes_smoke: SKIPPED: tela-shapes found no OpenBLAS to compare with")
-    if(CMAKE_VERSION VERSION_GREATER_EQUAL 3.29)
-        cmake_language(EXIT 77)
-    endif()
-    return()
-endif()
-if(NOT result EQUAL 0)
-    message(FATAL_ERROR "tela-shapes failed: ${result}")
-endif()
+include(${CMAKE_CURRENT_LIST_DIR}/check_common.cmake)
+tela_smoke_run(tela_shapes_smoke tela-shapes 100
+    "${SHAPES}" --shapes 37x29x41,400x20x300 --trans all --threads 1,2 --rounds 2
+    --openblas-coretype auto)
 if(NOT output MATCHES "against OpenBLAS [^\n]+, core [A-Za-z0-9]+ \\(")
     message(FATAL_ERROR "tela-shapes: no OpenBLAS core in the header")
 endif()
