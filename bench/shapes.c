@@ -6,6 +6,7 @@
 #include "peak.h"
 #include "tela.h"
 #include "tela_bench_common.h"
+#include "tela_bench_inputs.h"
 #include "tela_bench_openblas.h"
 
 #include <float.h>
@@ -54,25 +55,6 @@ struct operands {
     double max_a, max_b;
 };
 
-static uint64_t next_state(uint64_t *s)
-{
-    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
-    return *s;
-}
-
-static double *uniform(size_t count, uint64_t *state, double *max_abs)
-{
-    double *x = malloc(count * sizeof *x);
-    if (!x)
-        return NULL;
-    *max_abs = 0.0;
-    for (size_t i = 0; i < count; i++) {
-        x[i] = (double)(next_state(state) >> 11) / 9007199254740992.0 * 2.0 - 1.0;
-        *max_abs = fmax(*max_abs, fabs(x[i]));
-    }
-    return x;
-}
-
 static void free_operands(struct operands *o)
 {
     free(o->a);
@@ -83,25 +65,31 @@ static void free_operands(struct operands *o)
     memset(o, 0, sizeof *o);
 }
 
+/* op(A) m x k and op(B) k x n as stored (transposed where trans says), C m x n: tela-bench's
+ * generator and allocator (tela_bench_inputs.h), a seed per shape. */
 static int make_operands(struct shape s, const char trans[2], struct operands *o)
 {
     memset(o, 0, sizeof *o);
     uint64_t state =
         0x9E3779B97F4A7C15ULL ^ (uint64_t)s.m << 40 ^ (uint64_t)s.n << 20 ^ (uint64_t)s.k;
-    const size_t mk = (size_t)s.m * (size_t)s.k, kn = (size_t)s.k * (size_t)s.n,
-                 mn = (size_t)s.m * (size_t)s.n;
-    double unused;
-    o->lda = trans[0] == 'N' ? s.m : s.k;
-    o->ldb = trans[1] == 'N' ? s.k : s.n;
-    o->a = uniform(mk, &state, &o->max_a);
-    o->b = uniform(kn, &state, &o->max_b);
-    o->c0 = uniform(mn, &state, &unused);
-    o->c[0] = malloc(mn * sizeof(double));
-    o->c[1] = malloc(mn * sizeof(double));
+    const int a_rows = trans[0] == 'N' ? s.m : s.k, a_cols = trans[0] == 'N' ? s.k : s.m;
+    const int b_rows = trans[1] == 'N' ? s.k : s.n, b_cols = trans[1] == 'N' ? s.n : s.k;
+    o->lda = a_rows;
+    o->ldb = b_rows;
+    o->a = tb_alloc_doubles(a_rows, a_cols);
+    o->b = tb_alloc_doubles(b_rows, b_cols);
+    o->c0 = tb_alloc_doubles(s.m, s.n);
+    o->c[0] = tb_alloc_doubles(s.m, s.n);
+    o->c[1] = tb_alloc_doubles(s.m, s.n);
     if (!o->a || !o->b || !o->c0 || !o->c[0] || !o->c[1]) {
         free_operands(o);
         return -1;
     }
+    tb_fill_uniform(o->a, (size_t)a_rows * (size_t)a_cols, &state);
+    tb_fill_uniform(o->b, (size_t)b_rows * (size_t)b_cols, &state);
+    tb_fill_uniform(o->c0, (size_t)s.m * (size_t)s.n, &state);
+    o->max_a = tb_max_abs_rect(o->a, a_rows, a_cols, a_rows);
+    o->max_b = tb_max_abs_rect(o->b, b_rows, b_cols, b_rows);
     return 0;
 }
 
