@@ -368,6 +368,13 @@ static int even_blocks(ptrdiff_t n, int most, int unit)
     return (int)((even + unit - 1) / unit * unit);
 }
 
+/* even_blocks with most rounded down to whole units, at least one. */
+static int even_blocks_at_most(ptrdiff_t n, int most, int unit)
+{
+    const int whole = most / unit * unit;
+    return even_blocks(n, whole > unit ? whole : unit, unit);
+}
+
 int gemm_block_rows(const gemm_kernel *kr, ptrdiff_t m)
 {
     return gemm_block_rows_of(kr, m, kr->mc);
@@ -375,8 +382,7 @@ int gemm_block_rows(const gemm_kernel *kr, ptrdiff_t m)
 
 int gemm_block_rows_of(const gemm_kernel *kr, ptrdiff_t m, int most)
 {
-    const int whole = most / kr->mr * kr->mr;
-    return even_blocks(m, whole > kr->mr ? whole : kr->mr, kr->mr);
+    return even_blocks_at_most(m, most, kr->mr);
 }
 
 int gemm_block_columns(const gemm_kernel *kr, ptrdiff_t n)
@@ -386,8 +392,7 @@ int gemm_block_columns(const gemm_kernel *kr, ptrdiff_t n)
 
 int gemm_block_columns_of(const gemm_kernel *kr, ptrdiff_t n, int most)
 {
-    const int whole = most / kr->nr * kr->nr;
-    return even_blocks(n, whole > kr->nr ? whole : kr->nr, kr->nr);
+    return even_blocks_at_most(n, most, kr->nr);
 }
 
 int gemm_block_depth(const gemm_kernel *kr, ptrdiff_t k)
