@@ -388,16 +388,15 @@ static void narrow_body(tela_member *self, void *arg)
     gemm_serial_on_path(&mine, false, job->bufs + (size_t)rank * job->len, job->len);
 }
 
-/* True where narrow_body runs the product: the kernel asks for blocks ahead, C has one A block of
- * rows and every member at least GEMM_NARROW_MEMBER_PANELS panels of it. */
+/* True where narrow_body runs the product: the serial loops' narrow B blocks (gemm_narrow_b),
+ * all of C, and every member at least GEMM_NARROW_MEMBER_PANELS panels of it. */
 #define GEMM_NARROW_MEMBER_PANELS 8
 static bool narrow_in_parallel(const gemm_problem *pr, int bound)
 {
     const gemm_kernel *kr = pr->kernel;
     /* Not for packed_only copies: their packers read B (dsymm's symmetric operand) by its
      * indices in the whole matrix, which a member's columns moved to its origin would change. */
-    return kr->ukernel_prefetch && !kr->packed_only && pr->part == GEMM_ALL && !pr->pair &&
-           pr->m <= kr->mc &&
+    return gemm_narrow_b(pr) && !kr->packed_only && pr->part == GEMM_ALL &&
            gemm_panels_of((int)(pr->n < INT32_MAX ? pr->n : INT32_MAX), kr->nr) >=
                (ptrdiff_t)bound * GEMM_NARROW_MEMBER_PANELS;
 }

@@ -415,6 +415,15 @@ size_t gemm_serial_buffer_len(const gemm_kernel *kr, ptrdiff_t m, ptrdiff_t n, p
     return gemm_b_buffer_len(kr, nc_max, kc_max) + (size_t)kr->mc * kc_max;
 }
 
+bool gemm_narrow_b(const gemm_problem *pr)
+{
+    /* One A block: each element of B is used m times, and packing B from memory took a third
+     * of 64 x 2000 x 2000. Then B blocks of mc columns (the A block's size), so that the next
+     * one's source fits L2 beside it and is asked for while it is computed (compute_block):
+     * 1.06-1.11x at 64 x 2000 x 2000 and 100 x 10000 x 100 on Zen 5 (docs/gemm.md). */
+    return pr->kernel->ukernel_prefetch && !pr->pair && pr->m <= pr->kernel->mc;
+}
+
 /* The blocked loops over a buffer of gemm_serial_buffer_len doubles. */
 static void packed_loops(const gemm_problem *pr, double *buf)
 {
@@ -422,11 +431,7 @@ static void packed_loops(const gemm_problem *pr, double *buf)
     const int kc_max = (int)(pr->k < kr->kc ? pr->k : kr->kc);
     const int nc_max = (int)(pr->n < kr->nc ? pr->n : kr->nc);
     double *b_buf = buf, *a_buf = buf + gemm_b_buffer_len(kr, nc_max, kc_max);
-    /* One A block: each element of B is used m times, and packing B from memory took a third
-     * of 64 x 2000 x 2000. Then B blocks of mc columns (the A block's size), so that the next
-     * one's source fits L2 beside it and is asked for while it is computed (compute_block):
-     * 1.06-1.11x at 64 x 2000 x 2000 and 100 x 10000 x 100 on Zen 5 (docs/gemm.md). */
-    const bool narrow = kr->ukernel_prefetch && !pr->pair && pr->m <= kr->mc;
+    const bool narrow = gemm_narrow_b(pr);
     const int block =
         narrow ? gemm_block_columns_of(kr, pr->n, kr->mc) : gemm_block_columns(kr, pr->n);
     const int depth = gemm_block_depth(kr, pr->k);

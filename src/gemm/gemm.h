@@ -317,6 +317,9 @@ int gemm_panels_of(int n_block, int nr);
 int gemm_block_columns(const gemm_kernel *kr, ptrdiff_t n);
 /* The same with blocks of at most `most` columns (rounded down to whole panels, at least one). */
 int gemm_block_columns_of(const gemm_kernel *kr, ptrdiff_t n, int most);
+/* True where the serial loops take B in blocks of mc columns, the next one's source asked for
+ * while one is computed: a product of one A block (m <= mc) on a kernel that asks ahead. */
+bool gemm_narrow_b(const gemm_problem *pr);
 /* The depth of the k blocks for depth k: as few as kc allows, of even depth in steps of 8
  * (384 was 256 + 128, whose short block ran the kernel's tiles half as long for each load and
  * store of C; now 192 + 192). A function of k alone: every split of C sums alike. */
