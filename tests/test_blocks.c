@@ -294,6 +294,21 @@ static void test_region_members_hold_a_buffer(void **state)
  * same single rounding, as a whole tile with that beta writes), reads C only there (beta 0
  * overwrites NaN, beta 1 keeps it local to its element), and leaves every other element of C,
  * in the tile and around it, as it was. */
+/* Packed A and B panels of kc steps for the widest tiles, uniform in [-0.5, 0.5), from srand(seed)
+ * (free both). */
+static void random_panels(int kc, unsigned seed, double **a, double **b)
+{
+    *a = aligned_alloc(64, sizeof(double) * (size_t)kc * GEMM_MR_MAX);
+    *b = aligned_alloc(64, sizeof(double) * (size_t)kc * GEMM_NR_MAX);
+    assert_non_null(*a);
+    assert_non_null(*b);
+    srand(seed);
+    for (int i = 0; i < kc * GEMM_MR_MAX; i++)
+        (*a)[i] = (double)rand() / RAND_MAX - 0.5;
+    for (int i = 0; i < kc * GEMM_NR_MAX; i++)
+        (*b)[i] = (double)rand() / RAND_MAX - 0.5;
+}
+
 static void test_edge_kernel_masks(void **state)
 {
     (void)state;
@@ -301,15 +316,8 @@ static void test_edge_kernel_masks(void **state)
     if (!kr->edge)
         skip(); /* this CPU's kernel computes edges as whole tiles, into a buffer */
     enum { KC = 300, LDC = GEMM_MR_MAX + 5, COLS = GEMM_NR_MAX + 1 }; /* tile columns 1 .. nr */
-    double *a = aligned_alloc(64, sizeof(double) * KC * GEMM_MR_MAX),
-           *b = aligned_alloc(64, sizeof(double) * KC * GEMM_NR_MAX);
-    assert_non_null(a);
-    assert_non_null(b);
-    srand(7);
-    for (int i = 0; i < KC * GEMM_MR_MAX; i++)
-        a[i] = (double)rand() / RAND_MAX - 0.5;
-    for (int i = 0; i < KC * GEMM_NR_MAX; i++)
-        b[i] = (double)rand() / RAND_MAX - 0.5;
+    double *a, *b;
+    random_panels(KC, 7, &a, &b);
     double start[LDC * COLS], c[LDC * COLS], whole[LDC * COLS];
     static const double betas[] = {0.0, 1.0, -0.75};
     for (int trial = 0; trial < 400; trial++) {
@@ -362,17 +370,9 @@ static void test_prefetch_kernel(void **state)
     if (!kr->ukernel_prefetch)
         skip(); /* this CPU's kernel set asks for nothing */
     enum { KC = 300, LDC = GEMM_MR_MAX + 3, RUNS = 40, LD = 1003 };
-    double *a = aligned_alloc(64, sizeof(double) * KC * GEMM_MR_MAX),
-           *b = aligned_alloc(64, sizeof(double) * KC * GEMM_NR_MAX),
-           *region = malloc(sizeof(double) * RUNS * LD);
-    assert_non_null(a);
-    assert_non_null(b);
+    double *a, *b, *region = malloc(sizeof(double) * RUNS * LD);
     assert_non_null(region);
-    srand(11);
-    for (int i = 0; i < KC * GEMM_MR_MAX; i++)
-        a[i] = (double)rand() / RAND_MAX - 0.5;
-    for (int i = 0; i < KC * GEMM_NR_MAX; i++)
-        b[i] = (double)rand() / RAND_MAX - 0.5;
+    random_panels(KC, 11, &a, &b);
     static const double betas[] = {0.0, 1.0, -0.75};
     for (int trial = 0; trial < 60; trial++) {
         const int kc = 1 + rand() % KC, every = trial % 3 == 0 ? 1 : 1 + rand() % kc;
