@@ -404,9 +404,9 @@ static bool narrow_in_parallel(const gemm_problem *pr, int bound)
 static void narrow_parallel(tela_par par, const gemm_problem *pr, const char *name, int bound)
 {
     /* Each member's buffer holds what all of n needs (the gate may run fewer members than
-     * bound), 64-byte aligned: nothing is allocated inside the region. */
-    narrow_job job = {pr, NULL,
-                      (gemm_serial_buffer_len(pr->kernel, pr->m, pr->n, pr->k) + 7) / 8 * 8};
+     * bound; fewer columns need no more), 64-byte aligned: nothing is allocated inside the
+     * region. */
+    narrow_job job = {pr, NULL, (gemm_problem_buffer_len(pr) + 7) / 8 * 8};
     bool owned;
     job.bufs =
         par_scratch_region(par, PAR_SCRATCH_PACK, (size_t)bound * job.len * sizeof(double), &owned);

@@ -424,13 +424,29 @@ bool gemm_narrow_b(const gemm_problem *pr)
     return pr->kernel->ukernel_prefetch && !pr->pair && pr->m <= pr->kernel->mc;
 }
 
-/* The blocked loops over a buffer of gemm_serial_buffer_len doubles. */
+/* Columns of the widest B block the serial loops pack for pr: nc, or mc where gemm_narrow_b
+ * (the narrow blocks' buffers, a third of the wide ones on Zen 5). */
+static int widest_b_block(const gemm_problem *pr)
+{
+    const gemm_kernel *kr = pr->kernel;
+    const int whole_mc = kr->mc / kr->nr * kr->nr;
+    const int most = !gemm_narrow_b(pr) ? kr->nc : whole_mc > kr->nr ? whole_mc : kr->nr;
+    return (int)(pr->n < most ? pr->n : most);
+}
+
+size_t gemm_problem_buffer_len(const gemm_problem *pr)
+{
+    const gemm_kernel *kr = pr->kernel;
+    const int kc_max = (int)(pr->k < kr->kc ? pr->k : kr->kc);
+    return gemm_b_buffer_len(kr, widest_b_block(pr), kc_max) + (size_t)kr->mc * kc_max;
+}
+
+/* The blocked loops over a buffer of gemm_problem_buffer_len doubles. */
 static void packed_loops(const gemm_problem *pr, double *buf)
 {
     const gemm_kernel *kr = pr->kernel;
     const int kc_max = (int)(pr->k < kr->kc ? pr->k : kr->kc);
-    const int nc_max = (int)(pr->n < kr->nc ? pr->n : kr->nc);
-    double *b_buf = buf, *a_buf = buf + gemm_b_buffer_len(kr, nc_max, kc_max);
+    double *b_buf = buf, *a_buf = buf + gemm_b_buffer_len(kr, widest_b_block(pr), kc_max);
     const bool narrow = gemm_narrow_b(pr);
     const int block =
         narrow ? gemm_block_columns_of(kr, pr->n, kr->mc) : gemm_block_columns(kr, pr->n);
@@ -487,7 +503,7 @@ void gemm_serial_on_path(const gemm_problem *pr, bool unpacked, double *buf, siz
         gemm_unpacked_columns(pr, 0, pr->n);
         return;
     }
-    const size_t need = gemm_serial_buffer_len(pr->kernel, pr->m, pr->n, pr->k);
+    const size_t need = gemm_problem_buffer_len(pr);
     bool owned = false;
     if (!buf || len < need)
         buf = par_scratch_thread(PAR_SCRATCH_PACK, need * sizeof(double), &owned);

@@ -350,8 +350,12 @@ void gemm_serial_in(const gemm_problem *pr, double *buf, size_t len);
  * however its columns are split: what callers sharing one product's
  * columns among members use to stay bitwise equal at every width. */
 void gemm_serial_on_path(const gemm_problem *pr, bool unpacked, double *buf, size_t len);
-/* The doubles gemm_serial_in packs into for these sizes. */
+/* The doubles gemm_serial_in packs into for these sizes: enough for any product of them. */
 size_t gemm_serial_buffer_len(const gemm_kernel *kr, ptrdiff_t m, ptrdiff_t n, ptrdiff_t k);
+/* The doubles gemm_serial_in packs into for pr itself (at most gemm_serial_buffer_len's; less
+ * where its B blocks are narrow), and for any product of pr's kernel and m, k with fewer
+ * columns. */
+size_t gemm_problem_buffer_len(const gemm_problem *pr);
 /* Columns of the strips in which the unpacked path computes a triangle. */
 #define GEMM_PART_STRIP 8
 /* Columns [j_from, j_to) of pr's product by the unpacked path (j_from a
