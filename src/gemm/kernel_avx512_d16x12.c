@@ -14,9 +14,12 @@ enum { MR = 16, NR = 12 };
 
 /* The C tile is read or written only after kc steps: its lines (columns
  * far apart when ldc is large) arrive meanwhile. Out of line: inlined, it
- * made gcc spill an A vector inside the k loop. */
+ * made gcc spill an A vector inside the k loop. A prefetch has no effect gcc
+ * sees, so without the empty volatile asm it finds the function pure and
+ * deletes every call (it did: dgemm 1024-2048 ran 1-3% slower, docs/gemm.md). */
 static __attribute__((noinline)) void prefetch_tile(const double *c, ptrdiff_t ldc)
 {
+    __asm__ volatile("");
     for (int j = 0; j < NR; j++) {
         _mm_prefetch((const char *)(c + j * ldc), _MM_HINT_T0);
         _mm_prefetch((const char *)(c + j * ldc + MR - 1), _MM_HINT_T0);
