@@ -40,6 +40,7 @@ static void test_zen5_caches(void **state)
     assert_int_equal(kr.kc, 256);
     assert_int_equal(kr.mc, 192);
     assert_int_equal(kr.nc, 1032);
+    assert_int_equal(kr.l2, 1 << 20); /* the driver's test for C's tiles from memory */
     /* The socket's L3, as this VM reports it, changes nothing. */
     gemm_kernel vm = kernel_like(16, 12);
     gemm_blocks_for(&vm, 48 << 10, 1 << 20, 532676608L);
@@ -135,8 +136,10 @@ static void test_unknown_caches_keep_blocks(void **state)
     assert_int_equal(kr.kc, 222);
     assert_int_equal(kr.mc, 111);
     assert_int_equal(kr.nc, 333);
+    assert_int_equal(kr.l2, 0); /* unknown: the driver estimates it from mc x kc */
     /* Only an L2: L3 taken as 4 x L2. */
     gemm_blocks_for(&kr, -1, 1 << 20, -1);
+    assert_int_equal(kr.l2, 1 << 20);
     assert_int_equal(kr.mc, (int)((1 << 20) * 2 / 5 / (222 * 8) / 16 * 16));
     assert_int_equal(kr.nc, (int)((4 << 20) / 4 / (222 * 8) / 12 * 12));
 }

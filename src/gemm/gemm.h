@@ -101,6 +101,7 @@ typedef struct gemm_kernel {
     const char *name; /* "avx512", "avx2", "generic" */
     int mr, nr;
     int mc, kc, nc; /* cache blocks: mc x kc of A in L2, kc x nr of B in L1, kc x nc in L3 */
+    int l2;         /* bytes of the L2 they were fitted to (0: estimated from mc x kc) */
     gemm_ukernel ukernel;
     void (*small)(const struct gemm_problem *pr); /* the unpacked small path */
     gemm_pack_a_fn pack_a;                        /* gemm_pack_a's contract, for this mr */

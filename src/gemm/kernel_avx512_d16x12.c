@@ -12,20 +12,6 @@
 
 enum { MR = 16, NR = 12 };
 
-/* The C tile is read or written only after kc steps: its lines (columns
- * far apart when ldc is large) arrive meanwhile. Out of line: inlined, it
- * made gcc spill an A vector inside the k loop. A prefetch has no effect gcc
- * sees, so without the empty volatile asm it finds the function pure and
- * deletes every call (it did: dgemm 1024-2048 ran 1-3% slower, docs/gemm.md). */
-static __attribute__((noinline)) void prefetch_tile(const double *c, ptrdiff_t ldc)
-{
-    __asm__ volatile("");
-    for (int j = 0; j < NR; j++) {
-        _mm_prefetch((const char *)(c + j * ldc), _MM_HINT_T0);
-        _mm_prefetch((const char *)(c + j * ldc + MR - 1), _MM_HINT_T0);
-    }
-}
-
 /* The first nc columns of the tile over kc steps, from zero: every kernel
  * here sums an element the same way, in registers. */
 static inline __attribute__((always_inline)) void
@@ -74,7 +60,6 @@ whole_tile(int kc, const double *restrict a, const double *restrict b, double *r
            ptrdiff_t ldc, double beta, gemm_prefetch *pf, int every)
 {
     __m512d lo[NR], hi[NR];
-    prefetch_tile(c, ldc);
     accumulate(kc, a, b, lo, hi, NR, pf, every);
     /* beta 1 (every rank-k update after the first kc block) and 0 straight from the registers:
      * the same one addition per element as gemm_store_tile makes, without the trip through a

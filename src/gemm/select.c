@@ -6,6 +6,7 @@
 #include "par/engine.h"
 
 #include <assert.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -60,8 +61,10 @@ void gemm_blocks_for(gemm_kernel *kr, long l1, long l2, long l3)
 {
     if (l1 > 0)
         kr->kc = round_down(l1 / 2 / (kr->nr * (long)sizeof(double)), 8, 64, 512);
-    if (l2 > 0)
+    if (l2 > 0) {
         kr->mc = round_down(l2 * 2 / 5 / (kr->kc * (long)sizeof(double)), kr->mr, kr->mr, 1024);
+        kr->l2 = l2 < INT_MAX ? (int)l2 : INT_MAX;
+    }
     if (l3 <= 0 && l2 > 0)
         l3 = 4 * l2;
     if (l3 > 0) {
