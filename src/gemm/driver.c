@@ -113,11 +113,15 @@ static bool tile_c_from_memory(const gemm_problem *pr, int n_block)
     return (double)pr->m * n_block * (double)sizeof(double) > l2;
 }
 
+/* Every line of the tile's columns: mr rows not on a line boundary (C as malloc and NumPy hand
+ * out large arrays, 16 bytes past one) span one line more. */
 static void prefetch_c_tile(const double *c, ptrdiff_t ldc, int mr, int nr)
 {
     for (int j = 0; j < nr; j++) {
-        __builtin_prefetch(c + j * ldc);
-        __builtin_prefetch(c + j * ldc + mr - 1);
+        const double *col = c + j * ldc;
+        for (int i = 0; i < mr; i += 8)
+            __builtin_prefetch(col + i);
+        __builtin_prefetch(col + mr - 1);
     }
 }
 
