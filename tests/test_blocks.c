@@ -229,9 +229,14 @@ static void test_unpacked_path_and_lda(void **state)
     assert_false(unpacked(kr, 256, 256, 32, 512));
     assert_false(unpacked(kr, 256, 256, 32, 1024));
     assert_false(unpacked(kr, 256, 256, 32, 2048));
-    /* 8 columns per set or fewer (lda = 256: 2 sets, 16 columns), few columns of C, or tiny
-     * products keep the unpacked path. */
+    /* Columns spread over 2, 4 or 8 sets (lda 256, 128, 192; 1.06-1.10x packing on one thread,
+     * 1.12-1.6x on two), few columns of C, or tiny products keep the unpacked path. */
     assert_true(unpacked(kr, 256, 256, 16, 256));
+    assert_true(unpacked(kr, 256, 256, 256, 256));
+    assert_true(unpacked(kr, 128, 128, 128, 128));
+    assert_true(unpacked(kr, 192, 192, 192, 192));
+    assert_false(unpacked(kr, 256, 256, 64, 512));
+    assert_false(unpacked(kr, 128, 256, 128, 2048));
     assert_true(unpacked(kr, 256, 48, 32, 512));
     assert_true(unpacked(kr, 16, 16, 16, 512));
     /* op(A) = A^T alone: unpacked only while A fits the stack transpose (64 x 64); with op(B) =

@@ -317,21 +317,14 @@ void gemm_compute_block(const gemm_problem *pr, ptrdiff_t j0, int n_block, ptrdi
                             NULL);
 }
 
-/* How many of k columns ld doubles apart share one set of a 4 KiB-way L1
- * (a line's set is its address mod 4096 over 64). The unpacked path keeps
- * A's k columns in L1 while it sweeps C; with lda a multiple of 512 all of
- * them fall into one set and it ran at 62 GFLOP/s against packing's 82
- * (256 x 256 x 32, lda = 512; 76 against 83 at lda = 520). */
-static ptrdiff_t columns_per_l1_set(ptrdiff_t ld, ptrdiff_t k)
+/* Whether the unpacked path's re-read operand, k columns ld doubles apart, has them all in one
+ * set of a 4 KiB-way L1 (ld a multiple of 512): then it ran 4-5% behind packing on Zen 5
+ * (256 x 256 x 64 and 512 x 256 x 32 at lda 512; 62 against 82 GFLOP/s in its first form). Spread
+ * over 2, 4 or 8 sets (lda 256, 128, 192) it beats packing: 1.09-1.10x on one thread, 1.12-1.25x
+ * on two, at 128-256 (docs/gemm.md). */
+static bool columns_in_one_l1_set(ptrdiff_t ld, ptrdiff_t k)
 {
-    ptrdiff_t g = (ld * (ptrdiff_t)sizeof(double)) % 4096, h = 4096;
-    while (g != 0) {
-        const ptrdiff_t t = h % g;
-        h = g;
-        g = t;
-    }
-    const ptrdiff_t sets = 4096 / (h > 64 ? h : 64); /* distinct sets the columns visit */
-    return (k + sets - 1) / sets;
+    return k > 8 && ld * (ptrdiff_t)sizeof(double) % 4096 == 0;
 }
 
 bool gemm_prefers_unpacked(const gemm_problem *pr)
@@ -355,7 +348,7 @@ bool gemm_prefers_unpacked(const gemm_problem *pr)
     const double reread = both ? (double)n * (double)k : (double)m * (double)k;
     const ptrdiff_t other = both ? m : n;
     if ((both || !pr->a.trans) && other >= 64 &&
-        columns_per_l1_set(both ? pr->b.ld : pr->a.ld, k) > 8)
+        columns_in_one_l1_set(both ? pr->b.ld : pr->a.ld, k))
         return false;
     return reread <= 6144.0 || (reread <= 65536.0 && other <= 256);
 }
