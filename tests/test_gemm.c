@@ -116,9 +116,12 @@ static void test_blocked_sizes_and_scalars(void **state)
     /* Beyond the small path and across kc, mc and edge tiles; 2070 columns are three B
      * blocks of 696, 696 and 678 with nc = 1032 (gemm_block_columns) under 200 rows, and
      * under 24 rows (one A block) blocks of mc columns with the AVX-512 kernel (192 x 10 +
-     * 150), the next one's source asked for meanwhile, across k blocks and column blocks. */
+     * 150), the next one's source asked for meanwhile, across k blocks and column blocks. With
+     * the AVX-512 kernel, NN takes the unpacked path where m x k <= 65536 (24 x 2070 x 270,
+     * 200 x 2070 x 40), so 24 x 700 x 2800 keeps NN on those narrow blocks (3 x 192 + 124). */
     static const tela_int shapes[][3] = {{200, 130, 300}, {37, 250, 260},  {260, 19, 70},
-                                         {129, 129, 513}, {24, 2070, 270}, {200, 2070, 40}};
+                                         {129, 129, 513}, {24, 2070, 270}, {200, 2070, 40},
+                                         {24, 700, 2800}};
     static const double scalars[][2] = {{1, 0}, {-2, 1}, {0.5, -1.25}, {1, 1}};
     unsigned seed = 100;
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
@@ -197,7 +200,8 @@ static void test_parallel_widths_are_bitwise_equal(void **state)
     free(c0);
     /* 1100 columns: two B blocks (552 + 548), each shared among the members in turn; with the
      * AVX-512 kernel, 40 rows are one A block, and at widths 2-8 (8 panels a member or more)
-     * each member runs the serial loops on its own columns instead (narrow_body). */
+     * each member runs the serial loops on its own columns instead (narrow_body); NN there
+     * takes the unpacked path (m x k <= 65536), members taking columns of C. */
     const tela_int wide = 1100, wide_ld = 1101;
     a = random_matrix(270, 270, wide_ld, 10);
     b = random_matrix(wide, wide, wide_ld, 11);

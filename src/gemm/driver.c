@@ -343,14 +343,19 @@ bool gemm_prefers_unpacked(const gemm_problem *pr)
      * rows (both transposed: B (n x k) once per 8 rows of C, A once per 24 columns). Measured on
      * Zen 5 against packing: it wins while the re-read operand stays in L1 whatever the other
      * side, or in half of L2 when the other side is at most 256 (square up to 256: 104 against
-     * 99 GFLOP/s; 2000 x 16 x 16: 83 against 29; 384^3 and 1000 x 1000 x 16 lose; both
-     * transposed, 96-192: 1.01-1.10x, 256 level). */
+     * 99 GFLOP/s; 2000 x 16 x 16: 83 against 29; 384^3 loses; both transposed, 96-192:
+     * 1.01-1.10x, 256 level). */
     const double reread = both ? (double)n * (double)k : (double)m * (double)k;
     const ptrdiff_t other = both ? m : n;
     if ((both || !pr->a.trans) && other >= 64 &&
         columns_in_one_l1_set(both ? pr->b.ld : pr->a.ld, k))
         return false;
-    return reread <= 6144.0 || (reread <= 65536.0 && other <= 256);
+    /* Both untransposed, B's columns are read as streams whatever n: then half of L2 for A is
+     * the whole condition (m x n x k with m x k <= 65536: 16 x 4000 x 4000 2.06x packing, 64 x
+     * 4000 x 1000 1.28x, 1000 x 1000 x 16 1.13x, 256 x 2000 x 256 1.11x on one thread; op(B) =
+     * B^T, whose rows are re-read across A's strips, lost 11% at 64 x 4000 x 1000). */
+    const bool streams = !pr->a.trans && !pr->b.trans;
+    return reread <= 6144.0 || (reread <= 65536.0 && (other <= 256 || streams));
 }
 
 void gemm_small(const gemm_problem *pr)
