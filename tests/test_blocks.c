@@ -237,14 +237,17 @@ static void test_unpacked_path_and_lda(void **state)
     assert_true(unpacked(kr, 192, 192, 192, 192));
     assert_false(unpacked(kr, 256, 256, 64, 512));
     assert_false(unpacked(kr, 128, 256, 128, 2048));
-    /* Both untransposed, A (m x k) in half of L2 decides whatever n: 16 x 4000 x 4000, 64 x 4000
-     * x 1000 and 1000 x 1000 x 16 unpacked, 2000 x 2000 x 64 (A 1 MB) packed; op(B) = B^T keeps
-     * n <= 256. */
+    /* op(A) = A, A (m x k) in half of L2 decides whatever n: 16 x 4000 x 4000, 64 x 4000 x
+     * 1000 and 1000 x 1000 x 16 unpacked, 2000 x 2000 x 64 (A 1 MB) packed; op(B) = B^T as well
+     * up to k = 256 (its rows of a tile in L1), not at 64 x 4000 x 1000. */
     assert_true(unpacked(kr, 16, 4000, 4000, 16));
     assert_true(unpacked(kr, 64, 4000, 1000, 64));
     assert_true(unpacked(kr, 1000, 1000, 16, 1000));
     assert_false(unpacked(kr, 2000, 2000, 64, 2000));
+    assert_true(unpacked_op(kr, false, true, 1000, 1000, 16, 1000, 1000));
+    assert_true(unpacked_op(kr, false, true, 256, 2000, 256, 256, 2000));
     assert_false(unpacked_op(kr, false, true, 64, 4000, 1000, 64, 4000));
+    assert_false(unpacked_op(kr, false, true, 16, 2000, 2000, 16, 2000));
     assert_true(unpacked(kr, 256, 48, 32, 512));
     assert_true(unpacked(kr, 16, 16, 16, 512));
     /* op(A) = A^T alone: unpacked only while A fits the stack transpose (64 x 64); with op(B) =

@@ -350,12 +350,13 @@ bool gemm_prefers_unpacked(const gemm_problem *pr)
     if ((both || !pr->a.trans) && other >= 64 &&
         columns_in_one_l1_set(both ? pr->b.ld : pr->a.ld, k))
         return false;
-    /* Both untransposed, B's columns are read as streams whatever n: then half of L2 for A is
-     * the whole condition (m x n x k with m x k <= 65536: 16 x 4000 x 4000 2.06x packing, 64 x
-     * 4000 x 1000 1.28x, 1000 x 1000 x 16 1.13x, 256 x 2000 x 256 1.11x on one thread; op(B) =
-     * B^T, whose rows are re-read across A's strips, lost 11% at 64 x 4000 x 1000). */
-    const bool streams = !pr->a.trans && !pr->b.trans;
-    return reread <= 6144.0 || (reread <= 65536.0 && (other <= 256 || streams));
+    /* op(A) = A: then half of L2 for A is the whole condition, whatever n, where B's part of a
+     * tile is read as streams (op(B) = B: its columns) or stays in L1 (op(B) = B^T, k <= 256: k
+     * rows of 12, each re-read by every 16 rows of A; at k = 1000-4000 a row a page, 0.80-0.89x).
+     * Against packing, one thread: 16 x 4000 x 4000 NN 2.06x, 64 x 4000 x 1000 NN 1.28x,
+     * 1000 x 1000 x 16 NN 1.13x and NT 1.22x, 256 x 2000 x 256 NN 1.11x and NT 1.04x. */
+    const bool b_any_width = !pr->a.trans && (!pr->b.trans || k <= 256);
+    return reread <= 6144.0 || (reread <= 65536.0 && (other <= 256 || b_any_width));
 }
 
 void gemm_small(const gemm_problem *pr)
