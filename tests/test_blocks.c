@@ -250,11 +250,14 @@ static void test_unpacked_path_and_lda(void **state)
     assert_false(unpacked_op(kr, false, true, 16, 2000, 2000, 16, 2000));
     assert_true(unpacked(kr, 256, 48, 32, 512));
     assert_true(unpacked(kr, 16, 16, 16, 512));
-    /* op(A) = A^T alone: unpacked only while A fits the stack transpose (64 x 64); with op(B) =
-     * B^T too, C^T = B A reads both in place and B (n x k) is the re-read operand, so its
-     * leading dimension decides. */
+    /* op(A) = A^T alone: on the stack transpose up to 64 x 64, beyond it on a copy of A^T (ld m)
+     * made first, within the same bound as A itself; with op(B) = B^T too, C^T = B A reads both
+     * in place and B (n x k) is the re-read operand, so its leading dimension decides. */
     assert_true(unpacked_op(kr, true, false, 64, 200, 64, 64, 64));
-    assert_false(unpacked_op(kr, true, false, 128, 128, 128, 128, 128));
+    assert_true(unpacked_op(kr, true, false, 128, 128, 128, 128, 128));
+    assert_true(unpacked_op(kr, true, false, 16, 4000, 4000, 4000, 4000));
+    assert_false(unpacked_op(kr, true, false, 300, 300, 300, 300, 300));
+    assert_false(unpacked_op(kr, true, false, 512, 256, 64, 64, 64)); /* A^T's copy: ld 512 */
     assert_true(unpacked_op(kr, true, true, 128, 128, 128, 130, 130));
     assert_true(unpacked_op(kr, true, true, 256, 256, 32, 512, 520));
     assert_false(unpacked_op(kr, true, true, 256, 256, 32, 520, 512));

@@ -431,7 +431,11 @@ static void unpacked_body(tela_member *self, void *arg)
     int from, to;
     gemm_share_columns(pr, 0, pr->n, 8, tela_rank(self), tela_width(self), &from, &to);
     const ptrdiff_t j_from = (ptrdiff_t)from * 8, j_to = (ptrdiff_t)to * 8;
-    if (j_from < pr->n)
+    if (j_from >= pr->n)
+        return;
+    /* op(A) = A^T copied by each member into its own buffer (read from the core that wrote it,
+     * one copy shared by two cores cost 200^3 40%); out of memory, read in place, as serially. */
+    if (!gemm_unpacked_columns_in(pr, j_from, j_to < pr->n ? j_to : pr->n, NULL, 0))
         gemm_unpacked_columns(pr, j_from, j_to < pr->n ? j_to : pr->n);
 }
 

@@ -337,7 +337,7 @@ bool gemm_prefers_unpacked(const gemm_problem *pr)
     /* op(A) = A^T alone is read in place only when it fits the stack transpose; with op(B) = B^T
      * too, C^T = B A is computed from both operands in place. */
     const bool both = pr->a.trans && pr->b.trans;
-    if (!pr->kernel->unpacked_fast || (pr->a.trans && !both && m * k > GEMM_SMALL_TRANSPOSE_MAX))
+    if (!pr->kernel->unpacked_fast || (gemm_unpacked_copies_a(pr) && m * k > GEMM_UNPACKED_A_MAX))
         return false;
     /* The unpacked AVX-512 path re-reads A (m x k) once per 12 columns of C and B once per 16
      * rows (both transposed: B (n x k) once per 8 rows of C, A once per 24 columns). Measured on
@@ -347,16 +347,17 @@ bool gemm_prefers_unpacked(const gemm_problem *pr)
      * 1.01-1.10x, 256 level). */
     const double reread = both ? (double)n * (double)k : (double)m * (double)k;
     const ptrdiff_t other = both ? m : n;
-    if ((both || !pr->a.trans) && other >= 64 &&
-        columns_in_one_l1_set(both ? pr->b.ld : pr->a.ld, k))
+    /* The re-read operand's leading dimension: op(A) = A^T alone is read from its copy (m). */
+    const ptrdiff_t reread_ld = both ? pr->b.ld : pr->a.trans ? m : pr->a.ld;
+    if (other >= 64 && columns_in_one_l1_set(reread_ld, k))
         return false;
     /* op(A) = A: then half of L2 for A is the whole condition, whatever n, where B's part of a
      * tile is read as streams (op(B) = B: its columns) or stays in L1 (op(B) = B^T, k <= 256: k
      * rows of 12, each re-read by every 16 rows of A; at k = 1000-4000 a row a page, 0.80-0.89x).
      * Against packing, one thread: 16 x 4000 x 4000 NN 2.06x, 64 x 4000 x 1000 NN 1.28x,
      * 1000 x 1000 x 16 NN 1.13x and NT 1.22x, 256 x 2000 x 256 NN 1.11x and NT 1.04x. */
-    const bool b_any_width = !pr->a.trans && (!pr->b.trans || k <= 256);
-    return reread <= 6144.0 || (reread <= 65536.0 && (other <= 256 || b_any_width));
+    const bool b_any_width = !both && (!pr->b.trans || k <= 256);
+    return reread <= 6144.0 || (reread <= GEMM_UNPACKED_A_MAX && (other <= 256 || b_any_width));
 }
 
 void gemm_small(const gemm_problem *pr)
@@ -523,11 +524,48 @@ void gemm_serial_in(const gemm_problem *pr, double *buf, size_t len)
     gemm_serial_on_path(pr, gemm_prefers_unpacked(pr), buf, len);
 }
 
+bool gemm_unpacked_copies_a(const gemm_problem *pr)
+{
+    return pr->a.trans && !pr->b.trans && pr->m * pr->k > GEMM_SMALL_TRANSPOSE_MAX;
+}
+
+gemm_problem gemm_with_a_copied(const gemm_problem *pr, double *at)
+{
+    pr->kernel->transpose(pr->a.p, pr->a.ld, pr->k, pr->m, at, pr->m);
+    gemm_problem copy = *pr;
+    copy.a = (gemm_operand){at, pr->m, false};
+    return copy;
+}
+
+bool gemm_unpacked_columns_in(const gemm_problem *pr, ptrdiff_t j_from, ptrdiff_t j_to, double *buf,
+                              size_t len)
+{
+    if (!gemm_unpacked_copies_a(pr)) {
+        gemm_unpacked_columns(pr, j_from, j_to);
+        return true;
+    }
+    const size_t need = (size_t)pr->m * (size_t)pr->k;
+    bool owned = false;
+    double *at = buf ? (len >= need ? buf : NULL)
+                     : par_scratch_thread(PAR_SCRATCH_PACK, need * sizeof(double), &owned);
+    if (!at)
+        return false;
+    const gemm_problem copy = gemm_with_a_copied(pr, at);
+    gemm_unpacked_columns(&copy, j_from, j_to);
+    par_scratch_release(at, owned);
+    return true;
+}
+
 void gemm_serial_on_path(const gemm_problem *pr, bool unpacked, double *buf, size_t len)
 {
     if (unpacked) {
-        gemm_unpacked_columns(pr, 0, pr->n);
-        return;
+        if (gemm_unpacked_columns_in(pr, 0, pr->n, buf, len))
+            return;
+        if (!buf) { /* out of memory: read in place, as members do */
+            gemm_unpacked_columns(pr, 0, pr->n);
+            return;
+        }
+        /* a caller's buffer too small for A^T's copy: packing into it */
     }
     const size_t need = gemm_problem_buffer_len(pr);
     bool owned = false;

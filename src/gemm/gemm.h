@@ -195,6 +195,9 @@ void gemm_pack_b_sym(const gemm_operand *s, ptrdiff_t p0, int kc, ptrdiff_t j0, 
 /* full (order x order, leading dimension ld) = S: exact copies, by kr's transposer. */
 void gemm_sym_expand(const gemm_kernel *kr, const gemm_operand *s, ptrdiff_t order, double *full,
                      ptrdiff_t ld);
+/* out (order x (c1 - c0), leading dimension ld) = columns [c0, c1) of S: the same copies. */
+void gemm_sym_expand_columns(const gemm_kernel *kr, const gemm_operand *s, ptrdiff_t order,
+                             ptrdiff_t c0, ptrdiff_t c1, double *out, ptrdiff_t ld);
 
 /* Packs rows [i0, i0 + mc) x columns [p0, p0 + kc) of op(A), times alpha,
  * into mr-row panels (zero-padded): panel r holds kc columns of mr values. */
@@ -409,6 +412,20 @@ static inline bool gemm_run_small(const gemm_problem *pr)
 bool gemm_prefers_unpacked(const gemm_problem *pr);
 /* Doubles of op(A) = A^T the AVX-512 small path transposes on its stack. */
 #define GEMM_SMALL_TRANSPOSE_MAX 4096
+/* Most doubles of the operand the unpacked path re-reads (A, m x k; both transposed B, n x k):
+ * half of a 1 MiB L2. */
+#define GEMM_UNPACKED_A_MAX 65536
+/* Whether the unpacked path runs pr on a copy of op(A) = A^T (m x k, ld m) made first: A^T alone,
+ * larger than the small path's stack copy. */
+bool gemm_unpacked_copies_a(const gemm_problem *pr);
+/* pr with op(A) = A^T copied into at (m x k doubles, ld m) by the kernel's transposer, as
+ * op(A) = A: the same arithmetic as the small path on its stack copy. */
+gemm_problem gemm_with_a_copied(const gemm_problem *pr, double *at);
+/* Columns [j_from, j_to) by the unpacked path, op(A) = A^T first copied where
+ * gemm_unpacked_copies_a says: into buf (len doubles) if given, else into the thread's packing
+ * buffer. False, with nothing computed, when there is no room (buf too small, out of memory). */
+bool gemm_unpacked_columns_in(const gemm_problem *pr, ptrdiff_t j_from, ptrdiff_t j_to, double *buf,
+                              size_t len);
 /* Scales C by beta (beta = 0: zero, overwriting NaN), for alpha = 0 or k = 0. */
 void gemm_scale_c(double *c, ptrdiff_t ldc, ptrdiff_t m, ptrdiff_t n, double beta);
 

@@ -99,27 +99,33 @@ void gemm_pack_b_sym(const gemm_operand *s, ptrdiff_t p0, int kc, ptrdiff_t j0, 
 /* Strips of this many columns: the transposer's blocks. */
 #define SYM_STRIP 8
 
+void gemm_sym_expand_columns(const gemm_kernel *kr, const gemm_operand *s, ptrdiff_t order,
+                             ptrdiff_t c0, ptrdiff_t c1, double *out, ptrdiff_t ld)
+{
+    /* The stored triangle is X's lower one (untransposed) or upper one, its columns contiguous:
+     * the columns' stored rows copied in place, their other rows mirrored by the transposer from
+     * X's rows [c0, c1); the diagonal block element by element. */
+    const bool lower = !s->trans;
+    const double *x = s->p;
+    const ptrdiff_t ldx = s->ld, w = c1 - c0;
+    for (ptrdiff_t j = c0; j < c1; j++)
+        for (ptrdiff_t i = c0; i < c1; i++)
+            out[i + (j - c0) * ld] = sym_at(s, i, j);
+    const ptrdiff_t stored_from = lower ? c1 : 0, stored_to = lower ? order : c0;
+    for (ptrdiff_t j = c0; j < c1; j++)
+        for (ptrdiff_t i = stored_from; i < stored_to; i++)
+            out[i + (j - c0) * ld] = x[i + j * ldx];
+    const ptrdiff_t mirror_from = lower ? 0 : c1, mirror_to = lower ? c0 : order;
+    if (mirror_from < mirror_to)
+        kr->transpose(x + c0 + mirror_from * ldx, ldx, w, mirror_to - mirror_from,
+                      out + mirror_from, ld);
+}
+
 void gemm_sym_expand(const gemm_kernel *kr, const gemm_operand *s, ptrdiff_t order, double *full,
                      ptrdiff_t ld)
 {
-    /* The stored triangle is X's lower one (untransposed) or upper one, its columns contiguous:
-     * copied in place, and mirrored by the transposer into the other triangle; the diagonal
-     * blocks element by element. */
-    const bool lower = !s->trans;
-    const double *x = s->p;
-    const ptrdiff_t ldx = s->ld;
     for (ptrdiff_t j0 = 0; j0 < order; j0 += SYM_STRIP) {
         const ptrdiff_t w = order - j0 < SYM_STRIP ? order - j0 : SYM_STRIP;
-        for (ptrdiff_t j = j0; j < j0 + w; j++)
-            for (ptrdiff_t i = j0; i < j0 + w; i++)
-                full[i + j * ld] = sym_at(s, i, j);
-        /* The strip's stored part off the diagonal block: rows [from, to) of its columns. */
-        const ptrdiff_t from = lower ? j0 + w : 0, to = lower ? order : j0;
-        if (from >= to)
-            continue;
-        for (ptrdiff_t j = j0; j < j0 + w; j++)
-            for (ptrdiff_t i = from; i < to; i++)
-                full[i + j * ld] = x[i + j * ldx];
-        kr->transpose(x + from + j0 * ldx, ldx, to - from, w, full + j0 + from * ld, ld);
+        gemm_sym_expand_columns(kr, s, order, j0, j0 + w, full + j0 * ld, ld);
     }
 }

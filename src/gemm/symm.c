@@ -5,7 +5,8 @@
  * product runs on a copy of the kernel set whose packer for A's side reads each element from
  * the stored triangle (pack_sym.c), so dgemm's packed path, serial or parallel through the
  * gate, does the rest and gives dgemm's bits for the whole matrix. Products dgemm would run
- * unpacked (small ones), which read operands in place, get A copied whole into a buffer first.
+ * unpacked (small ones, or few rows of B on the right), which read operands in place, get A
+ * copied whole into a buffer first, or a strip of its columns at a time when it is large.
  * The path depends on the sizes only: the same bits at every width. */
 #include "gemm/level3.h"
 #include "par/engine.h"
@@ -41,6 +42,46 @@ static bool copy_pays(const gemm_problem *pr, bool left)
     gemm_problem whole = *pr;
     *(left ? &whole.a : &whole.b) = (gemm_operand){NULL, copy_ld(pr->k), false};
     return pr->k <= SYMM_COPY_ORDER && gemm_prefers_unpacked(&whole);
+}
+
+/* Whether dgemm would read the whole matrix in place on the right (side 'R': B is m x order,
+ * the re-read operand) though it is too large to copy whole. On the left dgemm's re-read
+ * operand is the matrix itself, order^2 past the unpacked path's bound when past
+ * SYMM_COPY_ORDER. */
+static bool strips_pay(const gemm_problem *pr)
+{
+    gemm_problem whole = *pr;
+    whole.b = (gemm_operand){NULL, copy_ld(pr->k), false};
+    return pr->k > SYMM_COPY_ORDER && gemm_prefers_unpacked(&whole);
+}
+
+/* Columns of C a strip of copy_by_strips computes (a multiple of the unpacked path's 8). */
+#define SYMM_STRIP 96
+
+/* Side 'R' where dgemm would read the whole matrix in place but its order is past
+ * SYMM_COPY_ORDER (few rows of B: m x order within the unpacked path's bound): C's columns a
+ * strip at a time, each strip's columns of the whole matrix expanded first and its product run
+ * by dgemm's path for it, unpacked, which computes each element alike however C's columns are
+ * split: dgemm's bits for the whole matrix. False when no buffer can be had (then: packing). */
+static bool copy_by_strips(tela_par par, const gemm_problem *pr, const gemm_operand *s)
+{
+    const ptrdiff_t order = pr->k, ld = copy_ld(order);
+    bool owned = false;
+    double *strip =
+        par_scratch_thread(PAR_SCRATCH_ROUTINE, (size_t)ld * SYMM_STRIP * sizeof(double), &owned);
+    if (!strip)
+        return false;
+    for (ptrdiff_t j0 = 0; j0 < pr->n; j0 += SYMM_STRIP) {
+        const ptrdiff_t w = pr->n - j0 < SYMM_STRIP ? pr->n - j0 : SYMM_STRIP;
+        gemm_sym_expand_columns(pr->kernel, s, order, j0, j0 + w, strip, ld);
+        gemm_problem part = *pr;
+        part.n = w;
+        part.b = (gemm_operand){strip, ld, false};
+        part.c = pr->c + j0 * pr->ldc;
+        gemm_run(par, &part, "dsymm");
+    }
+    par_scratch_release(strip, owned);
+    return true;
 }
 
 int tela_dsymm(tela_par par, char side, char uplo, tela_int m, tela_int n, double alpha,
@@ -91,13 +132,19 @@ int tela_dsymm(tela_par par, char side, char uplo, tela_int m, tela_int n, doubl
                        GEMM_ALL,
                        false,
                        NULL};
-    /* A copied whole when dgemm would read it in place; else (or with no memory for the copy)
-     * A's side packed by the symmetric packer, B's by the kernel set's own. */
+    /* A copied whole when dgemm would read it in place, or strip by strip where it is too large
+     * for that; else (or with no memory for the copy) A's side packed by the symmetric packer,
+     * B's by the kernel set's own. */
     gemm_operand *s = left ? &pr.a : &pr.b;
     bool owned = false;
     double *full = NULL;
     if (copy_pays(&pr, left))
         full = par_scratch_thread(PAR_SCRATCH_ROUTINE, copy_len(order) * sizeof(double), &owned);
+    else if (!left && strips_pay(&pr)) {
+        const gemm_operand stored = pr.b;
+        if (copy_by_strips(par, &pr, &stored))
+            return 0;
+    }
     if (full) {
         gemm_sym_expand(pr.kernel, s, order, full, copy_ld(order));
         *s = (gemm_operand){full, copy_ld(order), false};
