@@ -58,29 +58,64 @@ static bool strips_pay(const gemm_problem *pr)
 /* Columns of C a strip of copy_by_strips computes (a multiple of the unpacked path's 8). */
 #define SYMM_STRIP 96
 
-/* Side 'R' where dgemm would read the whole matrix in place but its order is past
- * SYMM_COPY_ORDER (few rows of B: m x order within the unpacked path's bound): C's columns a
- * strip at a time, each strip's columns of the whole matrix expanded first and its product run
- * by dgemm's path for it, unpacked, which computes each element alike however C's columns are
- * split: dgemm's bits for the whole matrix. False when no buffer can be had (then: packing). */
-static bool copy_by_strips(tela_par par, const gemm_problem *pr, const gemm_operand *s)
+typedef struct strips_job {
+    const gemm_problem *pr;
+    const gemm_operand *stored; /* the symmetric matrix, as gemm.h's symmetric operand */
+    double *bufs;               /* a strip's columns of the whole matrix, per member */
+    size_t len;                 /* doubles per member */
+} strips_job;
+
+/* Strips [from, to): each one's columns of the whole matrix expanded into strip, then its
+ * columns of C by the unpacked path. */
+static void strips_run(const strips_job *job, ptrdiff_t from, ptrdiff_t to, double *strip)
 {
-    const ptrdiff_t order = pr->k, ld = copy_ld(order);
-    bool owned = false;
-    double *strip =
-        par_scratch_thread(PAR_SCRATCH_ROUTINE, (size_t)ld * SYMM_STRIP * sizeof(double), &owned);
-    if (!strip)
-        return false;
-    for (ptrdiff_t j0 = 0; j0 < pr->n; j0 += SYMM_STRIP) {
-        const ptrdiff_t w = pr->n - j0 < SYMM_STRIP ? pr->n - j0 : SYMM_STRIP;
-        gemm_sym_expand_columns(pr->kernel, s, order, j0, j0 + w, strip, ld);
+    const gemm_problem *pr = job->pr;
+    const ptrdiff_t ld = copy_ld(pr->k);
+    for (ptrdiff_t q = from; q < to; q++) {
+        const ptrdiff_t j0 = q * SYMM_STRIP, w = pr->n - j0 < SYMM_STRIP ? pr->n - j0 : SYMM_STRIP;
+        gemm_sym_expand_columns(pr->kernel, job->stored, pr->k, j0, j0 + w, strip, ld);
         gemm_problem part = *pr;
         part.n = w;
         part.b = (gemm_operand){strip, ld, false};
         part.c = pr->c + j0 * pr->ldc;
-        gemm_run(par, &part, "dsymm");
+        gemm_unpacked_columns(&part, 0, w);
     }
-    par_scratch_release(strip, owned);
+}
+
+static ptrdiff_t strips_of(const gemm_problem *pr)
+{
+    return (pr->n + SYMM_STRIP - 1) / SYMM_STRIP;
+}
+
+static void strips_body(tela_member *self, void *arg)
+{
+    const strips_job *job = arg;
+    const ptrdiff_t strips = strips_of(job->pr);
+    const int rank = tela_rank(self), width = tela_width(self);
+    strips_run(job, strips * rank / width, strips * (rank + 1) / width,
+               job->bufs + (size_t)rank * job->len);
+}
+
+/* Side 'R' where dgemm would read the whole matrix in place but its order is past
+ * SYMM_COPY_ORDER (few rows of B: m x order within the unpacked path's bound): C's columns in
+ * strips, members taking whole strips, each strip's columns of the whole matrix expanded into
+ * the member's buffer first. The unpacked path computes each element alike however C's columns
+ * are split: dgemm's bits for the whole matrix. False when no buffers can be had (then: packing).
+ */
+static bool copy_by_strips(tela_par par, const gemm_problem *pr, const gemm_operand *stored)
+{
+    const ptrdiff_t strips = strips_of(pr);
+    const int bound = par_width_bound(par) < strips ? par_width_bound(par) : (int)strips;
+    strips_job job = {pr, stored, NULL, (size_t)copy_ld(pr->k) * SYMM_STRIP};
+    bool owned = false;
+    job.bufs =
+        par_scratch_region(par, PAR_SCRATCH_PACK, (size_t)bound * job.len * sizeof(double), &owned);
+    if (!job.bufs)
+        return false;
+    if (tela_parallel_gated(tela_par_limit(par, bound), "dsymm",
+                            gemm_flops(pr) * par_rate_ns_per_flop(), 1, strips_body, &job) < 0)
+        strips_run(&job, 0, strips, job.bufs); /* a bad policy (reported): on this thread */
+    par_scratch_release(job.bufs, owned);
     return true;
 }
 
