@@ -118,10 +118,10 @@ static void test_blocked_sizes_and_scalars(void **state)
      * under 24 rows (one A block) blocks of mc columns with the AVX-512 kernel (192 x 10 +
      * 150), the next one's source asked for meanwhile, across k blocks and column blocks. With
      * the AVX-512 kernel, NN takes the unpacked path where m x k <= 65536 (24 x 2070 x 270,
-     * 200 x 2070 x 40), so 24 x 700 x 2800 keeps NN on those narrow blocks (3 x 192 + 124). */
+     * 200 x 2070 x 40), so 24 x 400 x 2800 keeps NN on those narrow blocks (144 + 144 + 112). */
     static const tela_int shapes[][3] = {{200, 130, 300}, {37, 250, 260},  {260, 19, 70},
                                          {129, 129, 513}, {24, 2070, 270}, {200, 2070, 40},
-                                         {24, 700, 2800}};
+                                         {24, 400, 2800}};
     static const double scalars[][2] = {{1, 0}, {-2, 1}, {0.5, -1.25}, {1, 1}};
     unsigned seed = 100;
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
