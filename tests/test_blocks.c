@@ -14,15 +14,6 @@
 
 #include <math.h>
 
-/* Bit for bit (memcmp on doubles says the same, but reads as if it compared values). */
-static bool same_bits(double x, double y)
-{
-    uint64_t u, v;
-    memcpy(&u, &x, sizeof u);
-    memcpy(&v, &y, sizeof v);
-    return u == v;
-}
-
 static gemm_kernel kernel_like(int mr, int nr)
 {
     gemm_kernel kr = {.name = "test", .mr = mr, .nr = nr, .mc = 111, .kc = 222, .nc = 333};
@@ -366,7 +357,7 @@ static void test_edge_kernel_masks(void **state)
                     ti >= 0 && ti < kr->mr && tj >= 0 && tj < cols && (rows[tj] >> ti & 1);
                 const double want = inside ? whole[i + j * LDC] : start[i + j * LDC];
                 const double got = c[i + j * LDC];
-                if (!same_bits(got, want) && !(isnan(got) && isnan(want)))
+                if (!tu_same_bits(got, want) && !(isnan(got) && isnan(want)))
                     fail_msg("kc %d, beta %g, %d columns, element (%d, %d) %s: %g, want %g", kc,
                              beta, cols, ti, tj, inside ? "inside" : "outside", got, want);
             }
@@ -423,7 +414,7 @@ static void test_prefetch_kernel(void **state)
             kr->ukernel(kc, a, b, plain, LDC, beta);
             asked += per_call;
             for (int i = 0; i < LDC * GEMM_NR_MAX; i++)
-                if (!same_bits(c[i], plain[i]))
+                if (!tu_same_bits(c[i], plain[i]))
                     fail_msg("kc %d, beta %g, every %d: the tile differs", kc, beta, every);
             if (pf.runs_left >= 0) {
                 /* Still inside the region: in the run, on a line boundary, and as far along

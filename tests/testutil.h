@@ -150,6 +150,15 @@ static inline int tu_exit_status(int failed)
     return failed != 0 ? failed : atomic_load(&tu_env_skips) > 0 ? TU_EXIT_SKIPPED : 0;
 }
 
+/* Bit for bit (memcmp on doubles says the same, but reads as if it compared values). */
+static inline bool tu_same_bits(double x, double y)
+{
+    uint64_t u, v;
+    memcpy(&u, &x, sizeof u);
+    memcpy(&v, &y, sizeof v);
+    return u == v;
+}
+
 /* ---- random data -------------------------------------------------------------
  * A small LCG, the same on every platform, so a failing case can be rerun. */
 static inline double tu_uniform(unsigned *state)
