@@ -434,9 +434,8 @@ static void unpacked_body(tela_member *self, void *arg)
     if (j_from >= pr->n)
         return;
     /* op(A) = A^T copied by each member into its own buffer (read from the core that wrote it,
-     * one copy shared by two cores cost 200^3 40%); out of memory, read in place, as serially. */
-    if (!gemm_unpacked_columns_in(pr, j_from, j_to < pr->n ? j_to : pr->n, NULL, 0))
-        gemm_unpacked_columns(pr, j_from, j_to < pr->n ? j_to : pr->n);
+     * one copy shared by two cores cost 200^3 40%). */
+    gemm_unpacked_columns_in(pr, j_from, j_to < pr->n ? j_to : pr->n, NULL, 0);
 }
 
 void gemm_run(tela_par par, const gemm_problem *pr, const char *name)

@@ -548,11 +548,14 @@ bool gemm_unpacked_columns_in(const gemm_problem *pr, ptrdiff_t j_from, ptrdiff_
         return true;
     }
     const size_t need = (size_t)pr->m * (size_t)pr->k;
-    bool owned = false;
-    double *at = buf ? (len >= need ? buf : NULL)
-                     : par_scratch_thread(PAR_SCRATCH_PACK, need * sizeof(double), &owned);
-    if (!at)
+    if (buf && len < need)
         return false;
+    bool owned = false;
+    double *at = buf ? buf : par_scratch_thread(PAR_SCRATCH_PACK, need * sizeof(double), &owned);
+    if (!at) { /* out of memory: A^T read in place, at every width alike */
+        gemm_unpacked_columns(pr, j_from, j_to);
+        return true;
+    }
     const gemm_problem copy = gemm_with_a_copied(pr, at);
     gemm_unpacked_columns(&copy, j_from, j_to);
     par_scratch_release(at, owned);
@@ -561,15 +564,9 @@ bool gemm_unpacked_columns_in(const gemm_problem *pr, ptrdiff_t j_from, ptrdiff_
 
 void gemm_serial_on_path(const gemm_problem *pr, bool unpacked, double *buf, size_t len)
 {
-    if (unpacked) {
-        if (gemm_unpacked_columns_in(pr, 0, pr->n, buf, len))
-            return;
-        if (!buf) { /* out of memory: read in place, as members do */
-            gemm_unpacked_columns(pr, 0, pr->n);
-            return;
-        }
-        /* a caller's buffer too small for A^T's copy: packing into it */
-    }
+    /* False only for a caller's buffer too small for A^T's copy: then packing into it. */
+    if (unpacked && gemm_unpacked_columns_in(pr, 0, pr->n, buf, len))
+        return;
     const size_t need = gemm_problem_buffer_len(pr);
     bool owned = false;
     if (!buf || len < need)

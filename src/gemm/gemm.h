@@ -423,7 +423,8 @@ bool gemm_unpacked_copies_a(const gemm_problem *pr);
 gemm_problem gemm_with_a_copied(const gemm_problem *pr, double *at);
 /* Columns [j_from, j_to) by the unpacked path, op(A) = A^T first copied where
  * gemm_unpacked_copies_a says: into buf (len doubles) if given, else into the thread's packing
- * buffer. False, with nothing computed, when there is no room (buf too small, out of memory). */
+ * buffer (out of memory: A^T read in place). False, with nothing computed, only when buf is
+ * given and too small for the copy. */
 bool gemm_unpacked_columns_in(const gemm_problem *pr, ptrdiff_t j_from, ptrdiff_t j_to, double *buf,
                               size_t len);
 /* Scales C by beta (beta = 0: zero, overwriting NaN), for alpha = 0 or k = 0. */

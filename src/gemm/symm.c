@@ -36,33 +36,21 @@ __attribute__((constructor)) static void declare_scratch(void)
 }
 
 /* Whether dgemm would read the whole matrix in place (its unpacked path) in this product, from
- * a copy of A (order pr->k, on side `left`), and the copy is small enough to make. */
-static bool copy_pays(const gemm_problem *pr, bool left)
+ * a copy of A (order pr->k, on side `left`). */
+static bool dgemm_reads_in_place(const gemm_problem *pr, bool left)
 {
     gemm_problem whole = *pr;
     *(left ? &whole.a : &whole.b) = (gemm_operand){NULL, copy_ld(pr->k), false};
-    return pr->k <= SYMM_COPY_ORDER && gemm_prefers_unpacked(&whole);
-}
-
-/* Whether dgemm would read the whole matrix in place on the right (side 'R': B is m x order,
- * the re-read operand) though it is too large to copy whole. On the left dgemm's re-read
- * operand is the matrix itself, order^2 past the unpacked path's bound when past
- * SYMM_COPY_ORDER. */
-static bool strips_pay(const gemm_problem *pr)
-{
-    gemm_problem whole = *pr;
-    whole.b = (gemm_operand){NULL, copy_ld(pr->k), false};
-    return pr->k > SYMM_COPY_ORDER && gemm_prefers_unpacked(&whole);
+    return gemm_prefers_unpacked(&whole);
 }
 
 /* Columns of C a strip of copy_by_strips computes (a multiple of the unpacked path's 8). */
 #define SYMM_STRIP 96
 
 typedef struct strips_job {
-    const gemm_problem *pr;
-    const gemm_operand *stored; /* the symmetric matrix, as gemm.h's symmetric operand */
-    double *bufs;               /* a strip's columns of the whole matrix, per member */
-    size_t len;                 /* doubles per member */
+    const gemm_problem *pr; /* its B: the symmetric matrix, as gemm.h's symmetric operand */
+    double *bufs;           /* a strip's columns of the whole matrix, per member */
+    size_t len;             /* doubles per member */
 } strips_job;
 
 /* Strips [from, to): each one's columns of the whole matrix expanded into strip, then its
@@ -73,7 +61,7 @@ static void strips_run(const strips_job *job, ptrdiff_t from, ptrdiff_t to, doub
     const ptrdiff_t ld = copy_ld(pr->k);
     for (ptrdiff_t q = from; q < to; q++) {
         const ptrdiff_t j0 = q * SYMM_STRIP, w = pr->n - j0 < SYMM_STRIP ? pr->n - j0 : SYMM_STRIP;
-        gemm_sym_expand_columns(pr->kernel, job->stored, pr->k, j0, j0 + w, strip, ld);
+        gemm_sym_expand_columns(pr->kernel, &pr->b, pr->k, j0, j0 + w, strip, ld);
         gemm_problem part = *pr;
         part.n = w;
         part.b = (gemm_operand){strip, ld, false};
@@ -102,11 +90,11 @@ static void strips_body(tela_member *self, void *arg)
  * the member's buffer first. The unpacked path computes each element alike however C's columns
  * are split: dgemm's bits for the whole matrix. False when no buffers can be had (then: packing).
  */
-static bool copy_by_strips(tela_par par, const gemm_problem *pr, const gemm_operand *stored)
+static bool copy_by_strips(tela_par par, const gemm_problem *pr)
 {
     const ptrdiff_t strips = strips_of(pr);
     const int bound = par_width_bound(par) < strips ? par_width_bound(par) : (int)strips;
-    strips_job job = {pr, stored, NULL, (size_t)copy_ld(pr->k) * SYMM_STRIP};
+    strips_job job = {pr, NULL, (size_t)copy_ld(pr->k) * SYMM_STRIP};
     bool owned = false;
     job.bufs =
         par_scratch_region(par, PAR_SCRATCH_PACK, (size_t)bound * job.len * sizeof(double), &owned);
@@ -173,13 +161,13 @@ int tela_dsymm(tela_par par, char side, char uplo, tela_int m, tela_int n, doubl
     gemm_operand *s = left ? &pr.a : &pr.b;
     bool owned = false;
     double *full = NULL;
-    if (copy_pays(&pr, left))
+    /* On the left dgemm's re-read operand is the matrix itself, order^2: past the unpacked path's
+     * bound whenever order is past SYMM_COPY_ORDER, so only the right takes strips. */
+    const bool in_place = dgemm_reads_in_place(&pr, left);
+    if (in_place && order <= SYMM_COPY_ORDER)
         full = par_scratch_thread(PAR_SCRATCH_ROUTINE, copy_len(order) * sizeof(double), &owned);
-    else if (!left && strips_pay(&pr)) {
-        const gemm_operand stored = pr.b;
-        if (copy_by_strips(par, &pr, &stored))
-            return 0;
-    }
+    else if (in_place && !left && copy_by_strips(par, &pr))
+        return 0;
     if (full) {
         gemm_sym_expand(pr.kernel, s, order, full, copy_ld(order));
         *s = (gemm_operand){full, copy_ld(order), false};
