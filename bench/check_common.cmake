@@ -1,6 +1,7 @@
 # check_common.cmake — what the benchmarks' smoke tests share (included by check_tela_bench,
-# check_tela_peers and check_tela_shapes): run the program, show its output, and turn exit status
-# 77 (no OpenBLAS to compare with) into a skip and any other non-zero status into a failure.
+# check_tela_peers, check_tela_shapes and check_tela_scaling): run the program, show its output,
+# and turn exit status 77 (no OpenBLAS to compare with, or what `skip_reason` says, set before
+# the call) into a skip and any other non-zero status into a failure.
 #
 # tela_smoke_run(TEST PROGRAM_NAME TIMEOUT COMMAND...) leaves the program's standard output in
 # `output`. On 77 it prints "TEST: SKIPPED: ..." (the test's SKIP_REGULAR_EXPRESSION; CMake 3.29
@@ -18,7 +19,10 @@ macro(tela_smoke_run test program_name timeout)
         message("stderr:\n${errors}")
     endif()
     if(result EQUAL 77)
-        message("${test}: SKIPPED: ${program_name} found no OpenBLAS to compare with")
+        if(NOT DEFINED skip_reason)
+            set(skip_reason "${program_name} found no OpenBLAS to compare with")
+        endif()
+        message("${test}: SKIPPED: ${skip_reason}")
         if(CMAKE_VERSION VERSION_GREATER_EQUAL 3.29)
             cmake_language(EXIT 77)
         endif()

@@ -9,26 +9,9 @@ if(NOT DEFINED SCALING)
     message(FATAL_ERROR "check_tela_scaling.cmake: SCALING is not set")
 endif()
 
-execute_process(
-    COMMAND "${SCALING}" --sizes 97,200 --rounds 2
-    RESULT_VARIABLE result
-    OUTPUT_VARIABLE output
-    ERROR_VARIABLE errors
-    TIMEOUT 100)
-message("${output}")
-if(errors)
-    message("stderr:\n${errors}")
-endif()
-if(result EQUAL 77)
-    message("tela_scaling_smoke: SKIPPED: fewer than two CPUs")
-    if(CMAKE_VERSION VERSION_GREATER_EQUAL 3.29)
-        cmake_language(EXIT 77)
-    endif()
-    return()
-endif()
-if(NOT result EQUAL 0)
-    message(FATAL_ERROR "tela-scaling failed: ${result}")
-endif()
+include(${CMAKE_CURRENT_LIST_DIR}/check_common.cmake)
+set(skip_reason "fewer than two CPUs")
+tela_smoke_run(tela_scaling_smoke tela-scaling 100 "${SCALING}" --sizes 97,200 --rounds 2)
 if(NOT output MATCHES "FMA peak, one thread: [0-9.]+ GFLOP/s on CPU [0-9]+, [0-9.]+ on CPU [0-9]+")
     message(FATAL_ERROR "tela-scaling: no per-CPU FMA peaks in the header")
 endif()
