@@ -125,8 +125,11 @@ int main(int argc, char **argv)
            cpus[0], cpus[1], tela_team_width(held.team), s.rounds);
     printf("  measured FMA peak, one thread: %.1f GFLOP/s on CPU %d, %.1f on CPU %d (%s)\n",
            peak[0].gflops, cpus[0], peak[1].gflops, cpus[1], peak[0].loop);
-    printf("\n%6s | %-19s | %-19s | %-19s | %8s | %8s\n", "n", "1 thread, CPU a", "1 thread, CPU b",
-           "2 threads", "2T / 1T", "2T / sum");
+    char on_cpu[2][32];
+    for (int i = 0; i < 2; i++)
+        snprintf(on_cpu[i], sizeof on_cpu[i], "1 thread, CPU %d", cpus[i]);
+    printf("\n%6s | %-19s | %-19s | %-19s | %8s | %8s\n", "n", on_cpu[0], on_cpu[1], "2 threads",
+           "2T / 1T", "2T / sum");
     int status = 0, settle_timeouts = 0;
     for (int z = 0; z < s.size_count; z++) {
         const int n = s.sizes[z];
