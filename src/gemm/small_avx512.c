@@ -262,9 +262,7 @@ void gemm_small_avx512(const gemm_problem *pr)
     if (pr->a.trans && m * k <= GEMM_SMALL_TRANSPOSE_MAX) {
         /* op(A) = A^T, small: transposed onto the stack, then the fast form. */
         double at[GEMM_SMALL_TRANSPOSE_MAX];
-        gemm_transpose_avx512(pr->a.p, pr->a.ld, k, m, at, m);
-        gemm_problem copy = *pr;
-        copy.a = (gemm_operand){at, m, false};
+        const gemm_problem copy = gemm_with_a_copied(pr, at);
         gemm_small_avx512(&copy);
         return;
     }
