@@ -54,6 +54,7 @@ static inline __attribute__((always_inline)) void small_store_transposed(const s
     const __mmask8 rows = (__mmask8)((1u << nr) - 1u);
     const bool short_rows = nr < 8;
     const ptrdiff_t ldc = t->ldc;
+    double *const c = t->c; /* a local, as in small_tile_run */
     __m512d col[3][8];
 #pragma GCC unroll 3
     for (int v = 0; v < nv; v++) {
@@ -74,8 +75,8 @@ static inline __attribute__((always_inline)) void small_store_transposed(const s
             if (t->alpha != 1.0)
                 col[v][j] = _mm512_mul_pd(va, col[v][j]);
             if (t->beta != 0.0)
-                col[v][j] = _mm512_fmadd_pd(
-                    vb, small_load(short_rows, rows, t->c + (8 * v + j) * ldc), col[v][j]);
+                col[v][j] = _mm512_fmadd_pd(vb, small_load(short_rows, rows, c + (8 * v + j) * ldc),
+                                            col[v][j]);
         }
     }
 #pragma GCC unroll 3
@@ -85,7 +86,7 @@ static inline __attribute__((always_inline)) void small_store_transposed(const s
         for (int j = 0; j < 8; j++) {
             if (j >= cols)
                 break;
-            small_save(short_rows, rows, t->c + (8 * v + j) * ldc, col[v][j]);
+            small_save(short_rows, rows, c + (8 * v + j) * ldc, col[v][j]);
         }
     }
 }
@@ -135,6 +136,7 @@ static inline __attribute__((always_inline)) void small_tile_run(const small_til
      * by column that wait came once per column (12 x 12 x 12 took 130 ns, 16^3 100). */
     const __m512d va = _mm512_set1_pd(t->alpha), vb = _mm512_set1_pd(t->beta);
     const ptrdiff_t ldc = t->ldc;
+    double *const c0 = t->c; /* a local: after each store (may_alias) gcc loaded t->c again */
     /* 1 x acc is acc: the multiplies are skipped, not made, for alpha = 1 (each one a step of a
      * 16 x 12 tile's FMA ports: 3% of a 32^3 call). */
     if (t->alpha != 1.0) {
@@ -148,7 +150,7 @@ static inline __attribute__((always_inline)) void small_tile_run(const small_til
     if (t->beta != 0.0) {
 #pragma GCC unroll 12
         for (int j = 0; j < nr; j++) {
-            const double *c = t->c + j * ldc;
+            const double *c = c0 + j * ldc;
             acc[0][j] = _mm512_fmadd_pd(vb, small_load(nv == 1 && masked, last, c), acc[0][j]);
             if (nv == 2)
                 acc[1][j] = _mm512_fmadd_pd(vb, small_load(masked, last, c + 8), acc[1][j]);
@@ -156,7 +158,7 @@ static inline __attribute__((always_inline)) void small_tile_run(const small_til
     }
 #pragma GCC unroll 12
     for (int j = 0; j < nr; j++) {
-        double *c = t->c + j * ldc;
+        double *c = c0 + j * ldc;
         small_save(nv == 1 && masked, last, c, acc[0][j]);
         if (nv == 2)
             small_save(masked, last, c + 8, acc[1][j]);
