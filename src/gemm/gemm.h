@@ -119,8 +119,15 @@ typedef struct gemm_kernel {
 } gemm_kernel;
 
 /* The kernel set for this CPU, chosen once (cpuid) from the registries; TELA_ARCH=generic, avx2
- * or avx512 forces one (tests), if the CPU has it. Block sizes fitted to the caches. */
-const gemm_kernel *gemm_kernel_get(void);
+ * or avx512 forces one (tests), if the CPU has it. Block sizes fitted to the caches. Inline: once
+ * chosen, one load, not a call (about 1 ns of a 35 ns 8^3 dgemm). */
+extern const gemm_kernel *_Atomic gemm_kernel_chosen;
+const gemm_kernel *gemm_kernel_choose(void);
+static inline const gemm_kernel *gemm_kernel_get(void)
+{
+    const gemm_kernel *kr = atomic_load_explicit(&gemm_kernel_chosen, memory_order_acquire);
+    return kr ? kr : gemm_kernel_choose();
+}
 /* Sets kr's mc, kc, nc for caches of l1, l2, l3 bytes (<= 0: unknown,
  * that block keeps its value). */
 void gemm_blocks_for(gemm_kernel *kr, long l1, long l2, long l3);

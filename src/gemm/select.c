@@ -123,25 +123,22 @@ const gemm_kernel *gemm_kernel_by_name(const char *name)
     return NULL;
 }
 
-/* Set once by choose(); read first without pthread_once, whose call is a few ns of a
- * 30 ns dgemm of n = 8. */
-static const gemm_kernel *_Atomic chosen;
+/* Set once by choose(); gemm_kernel_get reads it first, without pthread_once, whose call is a
+ * few ns of a 30 ns dgemm of n = 8. */
+const gemm_kernel *_Atomic gemm_kernel_chosen;
 static pthread_once_t chosen_once = PTHREAD_ONCE_INIT;
 
 static void choose(void)
 {
     pthread_once(&sized_once, size_kernels);
-    atomic_store_explicit(&chosen, gemm_kernel_by_name(par_isa_name(par_isa_chosen())),
+    atomic_store_explicit(&gemm_kernel_chosen, gemm_kernel_by_name(par_isa_name(par_isa_chosen())),
                           memory_order_release);
 }
 
-const gemm_kernel *gemm_kernel_get(void)
+const gemm_kernel *gemm_kernel_choose(void)
 {
-    const gemm_kernel *kr = atomic_load_explicit(&chosen, memory_order_acquire);
-    if (kr)
-        return kr;
     pthread_once(&chosen_once, choose);
-    return atomic_load_explicit(&chosen, memory_order_acquire);
+    return atomic_load_explicit(&gemm_kernel_chosen, memory_order_acquire);
 }
 
 /* The largest serial GEMM's packing (B's kc x nc block and A's mc x kc), declared to par when the
