@@ -98,13 +98,15 @@ static inline __attribute__((always_inline)) void small_store_transposed(const s
  * per column was spilled and reloaded at every step). */
 static inline __attribute__((always_inline)) void small_tile_run(const small_tile *t, const int nv,
                                                                  const int nr, const bool masked,
-                                                                 const bool transposed)
+                                                                 const bool transposed,
+                                                                 const bool unit_step)
 {
     __m512d acc[3][SMALL_NR];
 #pragma GCC unroll 12
     for (int j = 0; j < nr; j++)
         acc[0][j] = acc[1][j] = acc[2][j] = _mm512_setzero_pd();
-    const ptrdiff_t lda = t->lda, k = t->k, step_p = t->step_p, s1 = t->step_j, s3 = 3 * s1;
+    const ptrdiff_t lda = t->lda, k = t->k, step_p = t->step_p, s1 = unit_step ? 1 : t->step_j,
+                    s3 = 3 * s1;
     const double *a = t->a, *b0 = t->b;
     const double *b4 = nr > 4 ? b0 + 4 * s1 : b0, *b8 = nr > 8 ? b0 + 8 * s1 : b0;
     const __mmask8 last = t->last;
@@ -169,11 +171,11 @@ static inline __attribute__((always_inline)) void small_tile_run(const small_til
 #define SMALL_INSTANCES(prefix, nv, nr, transposed)                                                \
     static void prefix##nv##_##nr(const small_tile *t)                                             \
     {                                                                                              \
-        small_tile_run(t, nv, nr, false, transposed);                                              \
+        small_tile_run(t, nv, nr, false, transposed, false);                                       \
     }                                                                                              \
     static void prefix##nv##_##nr##_masked(const small_tile *t)                                    \
     {                                                                                              \
-        small_tile_run(t, nv, nr, true, transposed);                                               \
+        small_tile_run(t, nv, nr, true, transposed, false);                                        \
     }
 #define SMALL_INSTANCES_1_TO_8(prefix, nv, transposed)                                             \
     SMALL_INSTANCES(prefix, nv, 1, transposed)                                                     \
@@ -203,6 +205,41 @@ static inline __attribute__((always_inline)) void small_tile_run(const small_til
     }
 SMALL_TILES(1)
 SMALL_TILES(2)
+/* One vector of rows, op(B)'s columns next to each other (op(B) = B^T): the column offsets are
+ * constants, so each FMA reads its broadcast at base + constant, one fused uop. With the offset in
+ * an index register, Intel cores split such an FMA in two, and an 8-step 8 x 8 x 8 tile, which
+ * waits on its FMA chains, then waited on the front end as well. */
+#define SMALL_UNIT_INSTANCES(nr)                                                                   \
+    static void small_tile_unit_##nr(const small_tile *t)                                          \
+    {                                                                                              \
+        small_tile_run(t, 1, nr, false, false, true);                                              \
+    }                                                                                              \
+    static void small_tile_unit_##nr##_masked(const small_tile *t)                                 \
+    {                                                                                              \
+        small_tile_run(t, 1, nr, true, false, true);                                               \
+    }
+SMALL_UNIT_INSTANCES(1)
+SMALL_UNIT_INSTANCES(2)
+SMALL_UNIT_INSTANCES(3)
+SMALL_UNIT_INSTANCES(4)
+SMALL_UNIT_INSTANCES(5)
+SMALL_UNIT_INSTANCES(6)
+SMALL_UNIT_INSTANCES(7)
+SMALL_UNIT_INSTANCES(8)
+SMALL_UNIT_INSTANCES(9)
+SMALL_UNIT_INSTANCES(10)
+SMALL_UNIT_INSTANCES(11)
+SMALL_UNIT_INSTANCES(12)
+#define SMALL_UNIT_ROW(suffix)                                                                     \
+    {                                                                                              \
+        small_tile_unit_1##suffix, small_tile_unit_2##suffix, small_tile_unit_3##suffix,           \
+            small_tile_unit_4##suffix, small_tile_unit_5##suffix, small_tile_unit_6##suffix,       \
+            small_tile_unit_7##suffix, small_tile_unit_8##suffix, small_tile_unit_9##suffix,       \
+            small_tile_unit_10##suffix, small_tile_unit_11##suffix, small_tile_unit_12##suffix     \
+    }
+/* [rows missing from the vector][columns - 1] */
+static void (*const small_tiles_unit[2][SMALL_NR])(const small_tile *) = {SMALL_UNIT_ROW(),
+                                                                          SMALL_UNIT_ROW(_masked)};
 /* Transposed (C^T = B A): 1-3 vectors of C's columns, 1-8 of C's rows. */
 #define SMALL_ROW_TRANSPOSED(nv, suffix)                                                           \
     {                                                                                              \
@@ -323,7 +360,10 @@ void gemm_small_avx512(const gemm_problem *pr)
             t.last = (__mmask8)((1u << (rows - 8 * (nv - 1))) - 1u);
             t.a = pr->a.p + i0;
             t.c = pr->c + i0 + j0 * pr->ldc;
-            small_tiles[nv - 1][t.last != 0xff][nr - 1](&t);
+            if (nv == 1 && step_j == 1)
+                small_tiles_unit[t.last != 0xff][nr - 1](&t);
+            else
+                small_tiles[nv - 1][t.last != 0xff][nr - 1](&t);
         }
         j0 += nr;
     }
