@@ -168,89 +168,62 @@ static inline __attribute__((always_inline)) void small_tile_run(const small_til
 }
 
 /* Each shape's two instances (whole and masked last vector), named prefix<nv>_<nr>[_masked]. */
-#define SMALL_INSTANCES(prefix, nv, nr, transposed)                                                \
+#define SMALL_INSTANCES(prefix, nv, nr, transposed, unit)                                          \
     static void prefix##nv##_##nr(const small_tile *t)                                             \
     {                                                                                              \
-        small_tile_run(t, nv, nr, false, transposed, false);                                       \
+        small_tile_run(t, nv, nr, false, transposed, unit);                                        \
     }                                                                                              \
     static void prefix##nv##_##nr##_masked(const small_tile *t)                                    \
     {                                                                                              \
-        small_tile_run(t, nv, nr, true, transposed, false);                                        \
+        small_tile_run(t, nv, nr, true, transposed, unit);                                         \
     }
-#define SMALL_INSTANCES_1_TO_8(prefix, nv, transposed)                                             \
-    SMALL_INSTANCES(prefix, nv, 1, transposed)                                                     \
-    SMALL_INSTANCES(prefix, nv, 2, transposed)                                                     \
-    SMALL_INSTANCES(prefix, nv, 3, transposed)                                                     \
-    SMALL_INSTANCES(prefix, nv, 4, transposed)                                                     \
-    SMALL_INSTANCES(prefix, nv, 5, transposed)                                                     \
-    SMALL_INSTANCES(prefix, nv, 6, transposed)                                                     \
-    SMALL_INSTANCES(prefix, nv, 7, transposed)                                                     \
-    SMALL_INSTANCES(prefix, nv, 8, transposed)
+#define SMALL_INSTANCES_1_TO_8(prefix, nv, transposed, unit)                                       \
+    SMALL_INSTANCES(prefix, nv, 1, transposed, unit)                                               \
+    SMALL_INSTANCES(prefix, nv, 2, transposed, unit)                                               \
+    SMALL_INSTANCES(prefix, nv, 3, transposed, unit)                                               \
+    SMALL_INSTANCES(prefix, nv, 4, transposed, unit)                                               \
+    SMALL_INSTANCES(prefix, nv, 5, transposed, unit)                                               \
+    SMALL_INSTANCES(prefix, nv, 6, transposed, unit)                                               \
+    SMALL_INSTANCES(prefix, nv, 7, transposed, unit)                                               \
+    SMALL_INSTANCES(prefix, nv, 8, transposed, unit)
 #define SMALL_ENTRIES_1_TO_8(prefix, nv, suffix)                                                   \
     prefix##nv##_1##suffix, prefix##nv##_2##suffix, prefix##nv##_3##suffix,                        \
         prefix##nv##_4##suffix, prefix##nv##_5##suffix, prefix##nv##_6##suffix,                    \
         prefix##nv##_7##suffix, prefix##nv##_8##suffix
 /* Untransposed: 1-2 vectors, 1-12 columns. */
-#define SMALL_TILES(nv)                                                                            \
-    SMALL_INSTANCES_1_TO_8(small_tile_, nv, false)                                                 \
-    SMALL_INSTANCES(small_tile_, nv, 9, false)                                                     \
-    SMALL_INSTANCES(small_tile_, nv, 10, false)                                                    \
-    SMALL_INSTANCES(small_tile_, nv, 11, false)                                                    \
-    SMALL_INSTANCES(small_tile_, nv, 12, false)
-#define SMALL_ROW(nv, suffix)                                                                      \
+#define SMALL_TILES(prefix, nv, unit)                                                              \
+    SMALL_INSTANCES_1_TO_8(prefix, nv, false, unit)                                                \
+    SMALL_INSTANCES(prefix, nv, 9, false, unit)                                                    \
+    SMALL_INSTANCES(prefix, nv, 10, false, unit)                                                   \
+    SMALL_INSTANCES(prefix, nv, 11, false, unit)                                                   \
+    SMALL_INSTANCES(prefix, nv, 12, false, unit)
+#define SMALL_ROW(prefix, nv, suffix)                                                              \
     {                                                                                              \
-        SMALL_ENTRIES_1_TO_8(small_tile_, nv, suffix), small_tile_##nv##_9##suffix,                \
-            small_tile_##nv##_10##suffix, small_tile_##nv##_11##suffix,                            \
-            small_tile_##nv##_12##suffix                                                           \
+        SMALL_ENTRIES_1_TO_8(prefix, nv, suffix), prefix##nv##_9##suffix, prefix##nv##_10##suffix, \
+            prefix##nv##_11##suffix, prefix##nv##_12##suffix                                       \
     }
-SMALL_TILES(1)
-SMALL_TILES(2)
+SMALL_TILES(small_tile_, 1, false)
+SMALL_TILES(small_tile_, 2, false)
 /* One vector of rows, op(B)'s columns next to each other (op(B) = B^T): the column offsets are
  * constants, so each FMA reads its broadcast at base + constant, one fused uop. With the offset in
  * an index register, Intel cores split such an FMA in two, and an 8-step 8 x 8 x 8 tile, which
  * waits on its FMA chains, then waited on the front end as well. */
-#define SMALL_UNIT_INSTANCES(nr)                                                                   \
-    static void small_tile_unit_##nr(const small_tile *t)                                          \
-    {                                                                                              \
-        small_tile_run(t, 1, nr, false, false, true);                                              \
-    }                                                                                              \
-    static void small_tile_unit_##nr##_masked(const small_tile *t)                                 \
-    {                                                                                              \
-        small_tile_run(t, 1, nr, true, false, true);                                               \
-    }
-SMALL_UNIT_INSTANCES(1)
-SMALL_UNIT_INSTANCES(2)
-SMALL_UNIT_INSTANCES(3)
-SMALL_UNIT_INSTANCES(4)
-SMALL_UNIT_INSTANCES(5)
-SMALL_UNIT_INSTANCES(6)
-SMALL_UNIT_INSTANCES(7)
-SMALL_UNIT_INSTANCES(8)
-SMALL_UNIT_INSTANCES(9)
-SMALL_UNIT_INSTANCES(10)
-SMALL_UNIT_INSTANCES(11)
-SMALL_UNIT_INSTANCES(12)
-#define SMALL_UNIT_ROW(suffix)                                                                     \
-    {                                                                                              \
-        small_tile_unit_1##suffix, small_tile_unit_2##suffix, small_tile_unit_3##suffix,           \
-            small_tile_unit_4##suffix, small_tile_unit_5##suffix, small_tile_unit_6##suffix,       \
-            small_tile_unit_7##suffix, small_tile_unit_8##suffix, small_tile_unit_9##suffix,       \
-            small_tile_unit_10##suffix, small_tile_unit_11##suffix, small_tile_unit_12##suffix     \
-    }
+SMALL_TILES(small_tile_unit_, 1, true)
 /* [rows missing from the vector][columns - 1] */
-static void (*const small_tiles_unit[2][SMALL_NR])(const small_tile *) = {SMALL_UNIT_ROW(),
-                                                                          SMALL_UNIT_ROW(_masked)};
+static void (*const small_tiles_unit[2][SMALL_NR])(const small_tile *) = {
+    SMALL_ROW(small_tile_unit_, 1, ), SMALL_ROW(small_tile_unit_, 1, _masked)};
 /* Transposed (C^T = B A): 1-3 vectors of C's columns, 1-8 of C's rows. */
 #define SMALL_ROW_TRANSPOSED(nv, suffix)                                                           \
     {                                                                                              \
         SMALL_ENTRIES_1_TO_8(small_tile_t_, nv, suffix)                                            \
     }
-SMALL_INSTANCES_1_TO_8(small_tile_t_, 1, true)
-SMALL_INSTANCES_1_TO_8(small_tile_t_, 2, true)
-SMALL_INSTANCES_1_TO_8(small_tile_t_, 3, true)
+SMALL_INSTANCES_1_TO_8(small_tile_t_, 1, true, false)
+SMALL_INSTANCES_1_TO_8(small_tile_t_, 2, true, false)
+SMALL_INSTANCES_1_TO_8(small_tile_t_, 3, true, false)
 /* [vectors - 1][rows missing from the last vector][columns - 1] */
 static void (*const small_tiles[2][2][SMALL_NR])(const small_tile *) = {
-    {SMALL_ROW(1, ), SMALL_ROW(1, _masked)}, {SMALL_ROW(2, ), SMALL_ROW(2, _masked)}};
+    {SMALL_ROW(small_tile_, 1, ), SMALL_ROW(small_tile_, 1, _masked)},
+    {SMALL_ROW(small_tile_, 2, ), SMALL_ROW(small_tile_, 2, _masked)}};
 /* The same for C's transpose: [vectors of C's columns - 1][masked][C's rows - 1]. */
 static void (*const small_tiles_transposed[3][2][8])(const small_tile *) = {
     {SMALL_ROW_TRANSPOSED(1, ), SMALL_ROW_TRANSPOSED(1, _masked)},
