@@ -375,7 +375,8 @@ static ptrdiff_t lines_of(uintptr_t at, ptrdiff_t seg)
 
 /* The kernel that asks for the next A block's lines computes the tile the plain kernel computes,
  * bit for bit, and its cursor steps through every line of the region once, a line every `every`
- * steps, runs misaligned or not, then stops. */
+ * steps, runs misaligned or not, then stops; asking as well for its C tile and for lines of a
+ * next B panel (any count, any kc) changes neither the sums nor the cursor. */
 static void test_prefetch_kernel(void **state)
 {
     (void)state;
@@ -384,7 +385,9 @@ static void test_prefetch_kernel(void **state)
         skip(); /* this CPU's kernel set asks for nothing */
     enum { KC = 300, LDC = GEMM_MR_MAX + 3, RUNS = 40, LD = 1003 };
     double *a, *b, *region = malloc(sizeof(double) * RUNS * LD);
+    double *b_next = malloc(sizeof(double) * KC * GEMM_NR_MAX);
     assert_non_null(region);
+    assert_non_null(b_next);
     random_panels(KC, 11, &a, &b);
     static const double betas[] = {0.0, 1.0, -0.75};
     for (int trial = 0; trial < 60; trial++) {
@@ -407,10 +410,14 @@ static void test_prefetch_kernel(void **state)
         for (int i = 0; i < LDC * GEMM_NR_MAX; i++)
             c[i] = plain[i] = (double)rand() / RAND_MAX;
         const ptrdiff_t per_call = kc / every; /* a line at every every-th step */
+        /* C's tile and up to a whole next B panel asked for in two trials of three. */
+        const bool more = trial % 3 != 2;
+        const gemm_requests rq = {&pf, every, more ? c : NULL, more ? (const char *)b_next : NULL,
+                                  rand() % (1 + kc * GEMM_NR_MAX / 8)};
         ptrdiff_t asked = 0;
         for (int call = 0; pf.runs_left >= 0; call++) {
             assert_true(call <= total); /* bounded: each call asks for at least one line */
-            kr->ukernel_prefetch(kc, a, b, c, LDC, beta, &pf, every);
+            kr->ukernel_prefetch(kc, a, b, c, LDC, beta, &rq);
             kr->ukernel(kc, a, b, plain, LDC, beta);
             asked += per_call;
             for (int i = 0; i < LDC * GEMM_NR_MAX; i++)
@@ -436,6 +443,7 @@ static void test_prefetch_kernel(void **state)
             }
         }
     }
+    free(b_next);
     free(a);
     free(b);
     free(region);
@@ -445,6 +453,59 @@ static void test_prefetch_kernel(void **state)
  * [0, count) once in rank order (a gap leaves rows unsolved, an overlap
  * updates them twice), follow the rates to within one unit, and be even
  * while any rate is unmeasured. */
+/* The loops around the kernel compute the same bits whether C's tiles and the next B panels are
+ * asked for by the kernel over its steps (spread_requests: Intel) or C in a burst before each
+ * call (elsewhere): both ways on this CPU, with C taken as coming from memory in every block
+ * (l2 of one page), packed (packed_only), one and two k blocks, a k block too short to spread
+ * C over (k = 20), rows past one A block (the next block's source asked for too), serial and
+ * on a pool of 2. */
+static void test_spread_requests_same_bits(void **state)
+{
+    (void)state;
+    const gemm_kernel *chosen = gemm_kernel_get();
+    if (!chosen->ukernel_prefetch)
+        skip(); /* this CPU's kernel set asks for nothing */
+    gemm_kernel spread = *chosen, burst = *chosen;
+    spread.spread_requests = true;
+    burst.spread_requests = false;
+    spread.l2 = burst.l2 = 4096;
+    spread.packed_only = burst.packed_only = true;
+    static const ptrdiff_t shapes[][3] = {{421, 150, 301}, {37, 100, 20}, {842, 49, 513}};
+    const ptrdiff_t ld = 845;
+    double *a = tu_random_array((size_t)(ld * 513), 31),
+           *b = tu_random_array((size_t)(ld * 513), 32);
+    double *c0 = tu_random_array((size_t)(ld * 150), 33);
+    double *c_spread = malloc(sizeof(double) * (size_t)(ld * 150));
+    double *c_burst = malloc(sizeof(double) * (size_t)(ld * 150));
+    assert_non_null(c_spread);
+    assert_non_null(c_burst);
+    tela_pool *pool = tu_pool_of_width(2);
+    assert_non_null(pool);
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        const ptrdiff_t m = shapes[s][0], n = shapes[s][1], k = shapes[s][2];
+        for (int wide = 0; wide < 2; wide++) {
+            const tela_par par = wide ? tela_par_pool(pool) : tela_par_seq();
+            memcpy(c_spread, c0, sizeof(double) * (size_t)(ld * n));
+            memcpy(c_burst, c0, sizeof(double) * (size_t)(ld * n));
+            gemm_problem pr = {&spread, {a, ld, false}, {b, ld, false}, c_spread, ld,    m,   n,
+                               k,       0.75,           -0.5,           GEMM_ALL, false, NULL};
+            gemm_run(par, &pr, "test");
+            pr.kernel = &burst;
+            pr.c = c_burst;
+            gemm_run(par, &pr, "test");
+            if (memcmp(c_spread, c_burst, sizeof(double) * (size_t)(ld * n)) != 0)
+                fail_msg("%td x %td x %td %s: spread and burst requests differ", m, n, k,
+                         wide ? "width 2" : "serial");
+        }
+    }
+    tela_pool_destroy(pool);
+    free(c_burst);
+    free(c_spread);
+    free(c0);
+    free(b);
+    free(a);
+}
+
 static void test_shares_by_speed(void **state)
 {
     (void)state;
@@ -500,6 +561,7 @@ int main(void)
         cmocka_unit_test(test_region_members_hold_a_buffer),
         cmocka_unit_test(test_edge_kernel_masks),
         cmocka_unit_test(test_prefetch_kernel),
+        cmocka_unit_test(test_spread_requests_same_bits),
         cmocka_unit_test(test_shares_by_speed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

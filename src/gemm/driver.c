@@ -132,25 +132,39 @@ static void compute_rows(const gemm_problem *pr, ptrdiff_t j0, int n_block, int 
     const gemm_kernel *kr = pr->kernel;
     const int mr = kr->mr, nr = kr->nr;
     const bool tile_c = tile_c_from_memory(pr, n_block);
-    const int every = kr->ukernel_prefetch
-                          ? prefetch_every(pf, (long)(jp_to - jp_from) * ((mc + mr - 1) / mr), kc)
-                          : 0;
+    const bool spread = kr->spread_requests && kr->ukernel_prefetch;
+    const int tiles = (mc + mr - 1) / mr;
+    gemm_requests rq = {pf, 0, NULL, NULL, 0};
+    if (kr->ukernel_prefetch)
+        rq.every = prefetch_every(pf, (long)(jp_to - jp_from) * tiles, kc);
+    /* The next B panel's lines shared out over this panel's tiles, each tile its own run. */
+    const int panel_lines = (int)(((ptrdiff_t)nr * kc * (ptrdiff_t)sizeof(double) + 63) / 64);
+    const int share = (panel_lines + tiles - 1) / tiles;
     for (int jp = jp_from; jp < jp_to; jp++) {
         int cols = n_block - jp * nr < nr ? n_block - jp * nr : nr;
         const double *b = b_packed + (ptrdiff_t)jp * nr * kc;
         const ptrdiff_t col = j0 + (ptrdiff_t)jp * nr;
+        const bool b_next = spread && jp + 1 < jp_to;
         for (int ir = 0; ir < mc; ir += mr) {
             int rows = mc - ir < mr ? mc - ir : mr;
             const double *a = a_packed + (ptrdiff_t)ir * kc;
             double *c = pr->c + ic + ir + col * pr->ldc;
             const int where = tile_in_part(pr->part, ic + ir, rows, col, cols);
             if (where == 1 && rows == mr && cols == nr) {
-                if (tile_c)
+                if (tile_c && !spread)
                     prefetch_c_tile(c, pr->ldc, mr, nr);
-                if (every)
-                    kr->ukernel_prefetch(kc, a, b, c, pr->ldc, beta, pf, every);
-                else
+                if (rq.every || spread) {
+                    const int before = ir / mr * share;
+                    rq.c = tile_c && spread ? c : NULL;
+                    rq.b_next =
+                        b_next && before < panel_lines
+                            ? (const char *)(b + (ptrdiff_t)nr * kc) + (ptrdiff_t)before * 64
+                            : NULL;
+                    rq.b_lines = panel_lines - before < share ? panel_lines - before : share;
+                    kr->ukernel_prefetch(kc, a, b, c, pr->ldc, beta, &rq);
+                } else {
                     kr->ukernel(kc, a, b, c, pr->ldc, beta);
+                }
             } else if (where) {
                 gemm_edge_tile(kr, kc, a, b, c, pr->ldc, rows, cols, beta, pr->part, ic + ir, col);
             }

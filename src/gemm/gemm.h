@@ -40,10 +40,23 @@ typedef struct gemm_prefetch {
     const char *run;
     ptrdiff_t seg, ld, runs_left;
 } gemm_prefetch;
-/* The micro-kernel that also asks for a line of pf every `every` steps. */
+/* What a whole tile's kernel call asks the memory system for while it computes:
+ *   source, every: a line of the next block's source every `every` steps (NULL: none);
+ *   c: the tile's own C, coming from memory: into L2 a line every 4 steps, then into L1 a column
+ *      a step over the last steps, as OpenBLAS's SkylakeX kernel does (NULL: C is cached, or was
+ *      asked for before the call);
+ *   b_next, b_lines: lines of the next B panel into L2, one every 4 steps (NULL: none). */
+typedef struct gemm_requests {
+    gemm_prefetch *source;
+    int every;
+    const double *c;
+    const char *b_next;
+    int b_lines;
+} gemm_requests;
+/* The micro-kernel that makes rq's requests as it runs. */
 typedef void (*gemm_ukernel_prefetch)(int kc, const double *restrict a, const double *restrict b,
                                       double *restrict c, ptrdiff_t ldc, double beta,
-                                      gemm_prefetch *pf, int every);
+                                      const gemm_requests *rq);
 
 struct gemm_problem;
 
@@ -116,6 +129,9 @@ typedef struct gemm_kernel {
     /* Set on copies whose pack_a or pack_b reads an operand that the small and unpacked paths,
      * which read operands in place, cannot (dsymm's symmetric one): their products always pack. */
     bool packed_only;
+    /* C's tile from memory and the next B panel asked for by ukernel_prefetch over its steps
+     * (Intel), not C in a burst before the call (Zen 5): select.c, docs/gemm.md. */
+    bool spread_requests;
 } gemm_kernel;
 
 /* The kernel set for this CPU, chosen once (cpuid) from the registries; TELA_ARCH=generic, avx2
@@ -146,7 +162,7 @@ void gemm_kernel_avx512_d16x12_edge(int kc, const double *restrict a, const doub
                                     const uint16_t *restrict rows);
 void gemm_kernel_avx512_d16x12_prefetch(int kc, const double *restrict a, const double *restrict b,
                                         double *restrict c, ptrdiff_t ldc, double beta,
-                                        gemm_prefetch *pf, int every);
+                                        const gemm_requests *rq);
 void gemm_kernel_avx2_d8x6(int kc, const double *restrict a, const double *restrict b,
                            double *restrict c, ptrdiff_t ldc, double beta);
 void gemm_kernel_generic_d4x4(int kc, const double *restrict a, const double *restrict b,

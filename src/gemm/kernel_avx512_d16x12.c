@@ -1,6 +1,7 @@
 /* kernel_avx512_d16x12.c — the 16 x 12 double micro-kernel for AVX-512F + FMA, its edge
  * variant (any rows of each column, in place: the same sums, for those columns' flops only), and
- * the same kernel asking for the next block's source a line at a time as it goes.
+ * the same kernel asking for what comes next (C's tile, the next B panel, the next block's
+ * source) a line at a time as it goes.
  *
  * Compiled alone with -mavx512f -mfma (CMakeLists.txt): only called when
  * cpuid says the CPU has them, so the library still runs on any x86-64.
@@ -12,55 +13,149 @@
 
 enum { MR = 16, NR = 12 };
 
-/* The first nc columns of the tile over kc steps, from zero: every kernel
- * here sums an element the same way, in registers. */
-static inline __attribute__((always_inline)) void
-accumulate(int kc, const double *restrict a, const double *restrict b, __m512d lo[NR],
-           __m512d hi[NR], const int nc, gemm_prefetch *pf, int every)
+/* One k step of the tile's first nc columns: every kernel here sums an element the same way, in
+ * registers, one step after another from zero. */
+static inline __attribute__((always_inline)) void step(const double *restrict a,
+                                                       const double *restrict b, __m512d lo[NR],
+                                                       __m512d hi[NR], const int nc)
 {
-    int countdown = every;
+    const __m512d a0 = _mm512_load_pd(a);
+    const __m512d a1 = _mm512_load_pd(a + 8);
+    /* The next A panel rows, a few iterations ahead: they come from L2. */
+    _mm_prefetch((const char *)(a + (ptrdiff_t)8 * MR), _MM_HINT_T0);
+#pragma GCC unroll 12
+    for (int j = 0; j < nc; j++) {
+        const __m512d bj = _mm512_set1_pd(b[j]);
+        lo[j] = _mm512_fmadd_pd(a0, bj, lo[j]);
+        hi[j] = _mm512_fmadd_pd(a1, bj, hi[j]);
+    }
+}
+
+static inline __attribute__((always_inline)) void zero(__m512d lo[NR], __m512d hi[NR], const int nc)
+{
 #pragma GCC unroll 12
     for (int j = 0; j < nc; j++) {
         lo[j] = _mm512_setzero_pd();
         hi[j] = _mm512_setzero_pd();
     }
-    for (int p = 0; p < kc; p++) {
-        const __m512d a0 = _mm512_load_pd(a);
-        const __m512d a1 = _mm512_load_pd(a + 8);
-        /* The next A panel rows, a few iterations ahead: they come from L2. */
-        _mm_prefetch((const char *)(a + (ptrdiff_t)8 * MR), _MM_HINT_T0);
-        /* A line of the next block's source every `every` steps, into L2 (t0, t1 and t2
-         * measured alike on Zen 5): spread out, the requests overlap the FMAs. */
-        if (pf && --countdown == 0) {
-            countdown = every;
-            if (pf->runs_left >= 0) {
-                _mm_prefetch(pf->line, _MM_HINT_T2);
-                pf->line += 64;
-                if (pf->line > pf->end) {
-                    pf->run += pf->ld;
-                    pf->line = pf->run - ((uintptr_t)pf->run & 63);
-                    pf->end = pf->run + pf->seg - 1;
-                    pf->runs_left--;
-                }
-            }
-        }
-#pragma GCC unroll 12
-        for (int j = 0; j < nc; j++) {
-            const __m512d bj = _mm512_set1_pd(b[j]);
-            lo[j] = _mm512_fmadd_pd(a0, bj, lo[j]);
-            hi[j] = _mm512_fmadd_pd(a1, bj, hi[j]);
-        }
-        a += MR;
-        b += NR;
+}
+
+/* The first nc columns of the tile over kc steps. */
+static inline __attribute__((always_inline)) void accumulate(int kc, const double *restrict a,
+                                                             const double *restrict b,
+                                                             __m512d lo[NR], __m512d hi[NR],
+                                                             const int nc)
+{
+    zero(lo, hi, nc);
+    for (int p = 0; p < kc; p++, a += MR, b += NR)
+        step(a, b, lo, hi, nc);
+}
+
+/* The next line of the next block's source, into L2 (t0, t1 and t2 measured alike on Zen 5). */
+static inline __attribute__((always_inline)) void source_line(gemm_prefetch *pf)
+{
+    if (pf->runs_left < 0)
+        return;
+    _mm_prefetch(pf->line, _MM_HINT_T2);
+    pf->line += 64;
+    if (pf->line > pf->end) {
+        pf->run += pf->ld;
+        pf->line = pf->run - ((uintptr_t)pf->run & 63);
+        pf->end = pf->run + pf->seg - 1;
+        pf->runs_left--;
     }
 }
 
+enum {
+    GROUP = 4,   /* steps between two requests of a kind */
+    C_PARTS = 4, /* requests a column of C, 43 bytes apart: its 128 bytes' 2 or 3 lines */
+    C_STEPS = NR * C_PARTS * GROUP, /* steps over which C is asked into L2 */
+    C_LAST = 16                     /* the last steps, over which C is asked into L1 */
+};
+
+/* One group of steps with a request of C's (c: NULL for none) after the second step and of the
+ * next B panel's after the third, the source's lines as they fall due. Unrolled whole, as in
+ * OpenBLAS's kernel; gcc -O3 spills an A vector a group there (a store and a load per 4 steps,
+ * in the load ports' slack: the loops ran at OpenBLAS's kernel's rate, docs/gemm.md). As a loop
+ * of single steps with the same requests they ran 2-3% slower. */
 static inline __attribute__((always_inline)) void
-whole_tile(int kc, const double *restrict a, const double *restrict b, double *restrict c,
-           ptrdiff_t ldc, double beta, gemm_prefetch *pf, int every)
+group(const double *restrict *a, const double *restrict *b, __m512d lo[NR], __m512d hi[NR],
+      const char *c, const char **b_line, int *b_left, gemm_prefetch *pf, int every, int *countdown)
+{
+#pragma GCC unroll 4
+    for (int s = 0; s < GROUP; s++) {
+        step(*a, *b, lo, hi, NR);
+        *a += MR;
+        *b += NR;
+        if (s == 1 && c)
+            _mm_prefetch(c, _MM_HINT_T1);
+        if (s == 2 && *b_left > 0) {
+            _mm_prefetch(*b_line, _MM_HINT_T1);
+            *b_line += 64;
+            --*b_left;
+        }
+    }
+    if (pf)
+        for (*countdown -= GROUP; *countdown <= 0; *countdown += every)
+            source_line(pf);
+}
+
+/* The whole tile with rq's requests made as it runs, spread out so that they overlap the FMAs,
+ * OpenBLAS's SkylakeX schedule: C's tile into L2 a line every 4 steps over the first C_STEPS
+ * steps, then into L1 a column a step over the last C_LAST (asked for earlier, the A and B
+ * streams evict it from L1 again), the next B panel's lines into L2 a line every 4 steps, the
+ * source's every `every` steps. A call too short to spread C over asks for it all first. */
+static inline __attribute__((always_inline)) void
+accumulate_requesting(int kc, const double *restrict a, const double *restrict b, __m512d lo[NR],
+                      __m512d hi[NR], ptrdiff_t ldc, const gemm_requests *rq)
+{
+    zero(lo, hi, NR);
+    gemm_prefetch *pf = rq->every > 0 ? rq->source : NULL;
+    const int every = rq->every;
+    int countdown = every, b_left = rq->b_next ? rq->b_lines : 0;
+    const char *b_line = rq->b_next;
+    const char *const c = (const char *)rq->c;
+    const ptrdiff_t ldc_bytes = ldc * (ptrdiff_t)sizeof(double);
+    const bool spread_c = c && kc >= C_STEPS + C_LAST;
+    if (c && !spread_c)
+        for (int j = 0; j < NR; j++)
+            for (int q = 0; q < 3; q++)
+                _mm_prefetch(c + j * ldc_bytes + (q == 2 ? 127 : 64 * q), _MM_HINT_T0);
+    const int tail = spread_c ? C_LAST : 0;
+    int p = 0;
+    if (spread_c)
+        for (int j = 0; j < NR; j++)
+            for (int q = 0; q < C_PARTS; q++, p += GROUP)
+                group(&a, &b, lo, hi, c + j * ldc_bytes + 43 * q, &b_line, &b_left, pf, every,
+                      &countdown);
+    for (; p + GROUP <= kc - tail; p += GROUP)
+        group(&a, &b, lo, hi, NULL, &b_line, &b_left, pf, every, &countdown);
+    for (; p < kc; p++, a += MR, b += NR) {
+        const int j = p - (kc - tail); /* >= 0 in the last steps: column j of C, or the last */
+        if (j >= 0) {
+            const char *column = c + (j < NR ? j : NR - 1) * ldc_bytes;
+            _mm_prefetch(column, _MM_HINT_T0);
+            _mm_prefetch(column + 64, _MM_HINT_T0);
+            _mm_prefetch(column + 127, _MM_HINT_T0);
+        }
+        step(a, b, lo, hi, NR);
+        if (pf && --countdown == 0) {
+            countdown = every;
+            source_line(pf);
+        }
+    }
+}
+
+static inline __attribute__((always_inline)) void whole_tile(int kc, const double *restrict a,
+                                                             const double *restrict b,
+                                                             double *restrict c, ptrdiff_t ldc,
+                                                             double beta, const gemm_requests *rq)
 {
     __m512d lo[NR], hi[NR];
-    accumulate(kc, a, b, lo, hi, NR, pf, every);
+    if (rq)
+        accumulate_requesting(kc, a, b, lo, hi, ldc, rq);
+    else
+        accumulate(kc, a, b, lo, hi, NR);
     /* beta 1 (every rank-k update after the first kc block) and 0 straight from the registers:
      * the same one addition per element as gemm_store_tile makes, without the trip through a
      * buffer, which costs a short kc (ScaLAPACK's rank-64 updates) a few percent. */
@@ -89,14 +184,14 @@ whole_tile(int kc, const double *restrict a, const double *restrict b, double *r
 void gemm_kernel_avx512_d16x12(int kc, const double *restrict a, const double *restrict b,
                                double *restrict c, ptrdiff_t ldc, double beta)
 {
-    whole_tile(kc, a, b, c, ldc, beta, NULL, 0);
+    whole_tile(kc, a, b, c, ldc, beta, NULL);
 }
 
 void gemm_kernel_avx512_d16x12_prefetch(int kc, const double *restrict a, const double *restrict b,
                                         double *restrict c, ptrdiff_t ldc, double beta,
-                                        gemm_prefetch *pf, int every)
+                                        const gemm_requests *rq)
 {
-    whole_tile(kc, a, b, c, ldc, beta, pf, every);
+    whole_tile(kc, a, b, c, ldc, beta, rq);
 }
 
 /* The tile's first 4, 8 or 12 columns (an edge of 4 columns, as with nrhs = 100 = 8 x 12 + 4,
@@ -111,7 +206,7 @@ edge_tile(int kc, const double *restrict a, const double *restrict b, double *re
           ptrdiff_t ldc, double beta, const uint16_t *restrict rows, const int nc)
 {
     __m512d lo[NR], hi[NR];
-    accumulate(kc, a, b, lo, hi, nc, NULL, 0);
+    accumulate(kc, a, b, lo, hi, nc);
     if (beta != 0.0) {
         const __m512d vbeta = _mm512_set1_pd(beta);
 #pragma GCC unroll 12
@@ -175,9 +270,9 @@ void gemm_kernel_avx512_d16x12(int kc, const double *restrict a, const double *r
 
 void gemm_kernel_avx512_d16x12_prefetch(int kc, const double *restrict a, const double *restrict b,
                                         double *restrict c, ptrdiff_t ldc, double beta,
-                                        gemm_prefetch *pf, int every)
+                                        const gemm_requests *rq)
 {
-    (void)pf, (void)every;
+    (void)rq;
     gemm_kernel_generic_d4x4(kc, a, b, c, ldc, beta);
 }
 
