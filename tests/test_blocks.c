@@ -41,6 +41,26 @@ static void test_zen5_caches(void **state)
     assert_int_equal(vm.nc, (4 << 20) / 4 / (256 * 8) / 12 * 12);
 }
 
+static void test_xeon_caches(void **state)
+{
+    (void)state;
+    /* 48 KiB L1d, 2 MiB L2, the socket's 260 MiB L3 (Xeon model 207) with a kernel that asks for
+     * the next B panel as it runs: a 384 x 12 B panel in 36 KiB (3/4 of L1), a 400 x 384 A
+     * block in 3/5 of L2, a 384 x 2736 B block (8 MiB, rounded up to whole panels). */
+    gemm_kernel kr = kernel_like(16, 12);
+    kr.spread_requests = true;
+    gemm_blocks_for(&kr, 48 << 10, 2 << 20, 260L << 20);
+    assert_int_equal(kr.kc, 384);
+    assert_int_equal(kr.mc, 400);
+    assert_int_equal(kr.nc, 2736);
+    /* Without the requests: the halves, 40% and 2 MiB. */
+    gemm_kernel plain = kernel_like(16, 12);
+    gemm_blocks_for(&plain, 48 << 10, 2 << 20, 260L << 20);
+    assert_int_equal(plain.kc, 256);
+    assert_int_equal(plain.mc, 400);
+    assert_int_equal(plain.nc, 1032);
+}
+
 static void test_block_columns_even(void **state)
 {
     (void)state;
@@ -145,7 +165,8 @@ static void test_running_kernel_blocks_fit(void **state)
     assert_true(kr->nc >= 16 * kr->nr && kr->nc % kr->nr == 0 && kr->nc <= 4096);
     /* The B block within the cap, give or take the rounding up to a panel. */
     const long column = kr->kc * (long)sizeof(double);
-    assert_true(kr->nc * column < GEMM_B_BLOCK_BYTES + kr->nr * column);
+    const long most = kr->spread_requests ? GEMM_B_BLOCK_BYTES_SPREAD : GEMM_B_BLOCK_BYTES;
+    assert_true(kr->nc * column < most + kr->nr * column);
 }
 
 static bool unpacked_op(const gemm_kernel *kr, bool ta, bool tb, ptrdiff_t m, ptrdiff_t n,
@@ -553,6 +574,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_zen5_caches),
         cmocka_unit_test(test_haswell_caches),
+        cmocka_unit_test(test_xeon_caches),
         cmocka_unit_test(test_block_columns_even),
         cmocka_unit_test(test_unknown_caches_keep_blocks),
         cmocka_unit_test(test_running_kernel_blocks_fit),
