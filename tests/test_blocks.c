@@ -44,16 +44,15 @@ static void test_zen5_caches(void **state)
 static void test_xeon_caches(void **state)
 {
     (void)state;
-    /* 48 KiB L1d, 2 MiB L2, the socket's 260 MiB L3 (Xeon model 207) with a kernel that asks for
-     * the next B panel as it runs: a 384 x 12 B panel in 36 KiB (3/4 of L1), a 400 x 384 A
-     * block in 3/5 of L2, a 384 x 2736 B block (8 MiB, rounded up to whole panels). */
+    /* 48 KiB L1d, 2 MiB L2, the socket's 260 MiB L3 (Xeon model 207): a 256 x 12 B panel in
+     * half of L1, a 400 x 256 A block in 40% of L2; with a kernel that asks for the next B
+     * panel as it runs, a 256 x 4092 B block (8 MiB, at most 4096 columns), else 2 MiB. */
     gemm_kernel kr = kernel_like(16, 12);
     kr.spread_requests = true;
     gemm_blocks_for(&kr, 48 << 10, 2 << 20, 260L << 20);
-    assert_int_equal(kr.kc, 384);
+    assert_int_equal(kr.kc, 256);
     assert_int_equal(kr.mc, 400);
-    assert_int_equal(kr.nc, 2736);
-    /* Without the requests: the halves, 40% and 2 MiB. */
+    assert_int_equal(kr.nc, 4092);
     gemm_kernel plain = kernel_like(16, 12);
     gemm_blocks_for(&plain, 48 << 10, 2 << 20, 260L << 20);
     assert_int_equal(plain.kc, 256);

@@ -105,8 +105,9 @@ typedef void (*gemm_unit_lower_fn)(int k, const double *l, ptrdiff_t l_row, ptrd
  * when 1.5-3 MiB blocks ran at 92-99 in the same process (docs/gemm.md). */
 #define GEMM_B_BLOCK_BYTES (2L << 20)
 /* The same where the kernel asks for the next B panel into L2 as it runs (spread_requests),
- * hiding L3's latency: on the Xeon (model 207), kc 384, 2736 columns against 1032 (A packed
- * once or twice, not two to four times), dgemm one thread 2048-4096 1.012-1.017x (docs/gemm.md). */
+ * hiding L3's latency: on the Xeon (model 207) 4092 columns against 1032 (A packed once, not
+ * two to four times), dgemm one thread 2048-4096 1.011-1.028x, 1536 level; two threads 2048
+ * 1.036x (docs/gemm.md). */
 #define GEMM_B_BLOCK_BYTES_SPREAD (8L << 20)
 
 /* t (cols x rows, leading dimension ldt) = A^T for A rows x cols: exact

@@ -1,8 +1,8 @@
 /* select.c — which registry's kernel set this CPU runs, chosen once from cpuid (TELA_ARCH forces
  * one), and its cache blocks, sized once from the caches the C library reports (a
  * kc x nr B panel in half of L1, the mc x kc A block in 40% of L2, the
- * kc x nc B block in a quarter of L3 and at most GEMM_B_BLOCK_BYTES; more of each where the
- * kernel asks for the next B panel as it runs). */
+ * kc x nc B block in a quarter of L3 and at most GEMM_B_BLOCK_BYTES, or
+ * GEMM_B_BLOCK_BYTES_SPREAD where the kernel asks for the next B panel as it runs). */
 #include "gemm/gemm.h"
 #include "par/engine.h"
 
@@ -60,25 +60,17 @@ static int round_down(long x, int multiple, int low, int high)
 
 void gemm_blocks_for(gemm_kernel *kr, long l1, long l2, long l3)
 {
-    /* A kernel that asks for the next B panel into L2 as it runs (spread_requests) hides L3's
-     * latency and takes more of each level: a 384-step B panel in 3/4 of L1, the A block in 3/5
-     * of L2, B blocks up to GEMM_B_BLOCK_BYTES_SPREAD. On the Xeon (48 KiB L1d, 2 MiB L2),
-     * 384 / 400 / 2736 against 256 / 400 / 1032: dgemm one thread 1024 1.005x, 2048-4096
-     * 1.021-1.026x; two threads 512-2048 0.999-1.012x (docs/gemm.md). */
-    const bool spread = kr->spread_requests;
     if (l1 > 0)
-        kr->kc =
-            round_down(l1 * (spread ? 3 : 2) / 4 / (kr->nr * (long)sizeof(double)), 8, 64, 512);
+        kr->kc = round_down(l1 / 2 / (kr->nr * (long)sizeof(double)), 8, 64, 512);
     if (l2 > 0) {
-        kr->mc = round_down(l2 * (spread ? 3 : 2) / 5 / (kr->kc * (long)sizeof(double)), kr->mr,
-                            kr->mr, 1024);
+        kr->mc = round_down(l2 * 2 / 5 / (kr->kc * (long)sizeof(double)), kr->mr, kr->mr, 1024);
         kr->l2 = l2 < INT_MAX ? (int)l2 : INT_MAX;
     }
     if (l3 <= 0 && l2 > 0)
         l3 = 4 * l2;
     if (l3 > 0) {
         const long column = (long)kr->kc * (long)sizeof(double);
-        const long most = spread ? GEMM_B_BLOCK_BYTES_SPREAD : GEMM_B_BLOCK_BYTES;
+        const long most = kr->spread_requests ? GEMM_B_BLOCK_BYTES_SPREAD : GEMM_B_BLOCK_BYTES;
         /* The cap rounded up to whole panels: 1024 columns stay one block. */
         const long cap = (most / column + kr->nr - 1) / kr->nr * kr->nr;
         const long nc = l3 / 4 / column;
