@@ -67,8 +67,9 @@ static inline __attribute__((always_inline)) void source_line(gemm_prefetch *pf)
 }
 
 enum {
-    GROUP = 4,   /* steps between two requests of a kind */
-    C_PARTS = 4, /* requests a column of C, 43 bytes apart: its 128 bytes' 2 or 3 lines */
+    GROUP = 4,                      /* steps between two requests of a kind */
+    C_PARTS = 4,                    /* requests a column of C, C_PART_BYTES apart: */
+    C_PART_BYTES = 43,              /* its 128 bytes' 2 or 3 lines, aligned or not */
     C_STEPS = NR * C_PARTS * GROUP, /* steps over which C is asked into L2 */
     C_LAST = 16                     /* the last steps, over which C is asked into L1 */
 };
@@ -126,8 +127,8 @@ accumulate_requesting(int kc, const double *restrict a, const double *restrict b
     if (spread_c)
         for (int j = 0; j < NR; j++)
             for (int q = 0; q < C_PARTS; q++, p += GROUP)
-                group(&a, &b, lo, hi, c + j * ldc_bytes + 43 * q, &b_line, &b_left, pf, every,
-                      &countdown);
+                group(&a, &b, lo, hi, c + j * ldc_bytes + (ptrdiff_t)C_PART_BYTES * q, &b_line,
+                      &b_left, pf, every, &countdown);
     for (; p + GROUP <= kc - tail; p += GROUP)
         group(&a, &b, lo, hi, NULL, &b_line, &b_left, pf, every, &countdown);
     for (; p < kc; p++, a += MR, b += NR) {
