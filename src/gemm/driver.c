@@ -305,8 +305,15 @@ void gemm_compute_block_then(const gemm_problem *pr, ptrdiff_t j0, int n_block, 
     /* With the next block's source asked for while this one is computed, both must fit L2
      * beside B's panels and C: blocks of half the A block's rows (2000 x 64 x 2000 on Zen 5,
      * with 192 rows 1.11x, with 96 1.17-1.21x, with 64 1.19x the packing loops). Rows fewer
-     * than a whole A block stay one block: halved, 512^3 on two members lost 2% (docs/gemm.md). */
-    const bool ask = kr->ukernel_prefetch && !pr->pair && m_to - m_from >= kr->mc;
+     * than a whole A block stay one block: halved, 512^3 on two members lost 2% (docs/gemm.md).
+     * Where the kernel also asks for the next B panel and C (spread_requests: Intel), the halved
+     * blocks stream B's panels twice as often, which pays only while an A block serves few
+     * columns: on the Xeon (model 207) 2000 x n x 2000 with n = 192 / 400 1.05x / 1.02x asking,
+     * n = 800 0.98x; without, 2000^3 1.019x, 3072^3 1.023x, 2000 x 2000 x 64 1.049x (one
+     * thread), 2048^3 1.017x (two). */
+    const int served = (jp_to - jp_from) * kr->nr < n_block ? (jp_to - jp_from) * kr->nr : n_block;
+    const bool ask = kr->ukernel_prefetch && !pr->pair && m_to - m_from >= kr->mc &&
+                     (!kr->spread_requests || served <= kr->mc);
     const int step = ask ? gemm_block_rows_of(kr, m_to - m_from, kr->mc / 2)
                          : gemm_block_rows(kr, m_to - m_from);
     for (ptrdiff_t ic = m_from; ic < m_to; ic += step) {
