@@ -132,7 +132,7 @@ static void compute_rows(const gemm_problem *pr, ptrdiff_t j0, int n_block, int 
     const gemm_kernel *kr = pr->kernel;
     const int mr = kr->mr, nr = kr->nr;
     const bool tile_c = tile_c_from_memory(pr, n_block);
-    const bool spread = kr->spread_requests && kr->ukernel_prefetch;
+    const bool spread = kr->spread_requests; /* set only with ukernel_prefetch */
     const int tiles = (mc + mr - 1) / mr;
     gemm_requests rq = {pf, 0, NULL, NULL, 0};
     if (kr->ukernel_prefetch)

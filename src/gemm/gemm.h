@@ -135,7 +135,8 @@ typedef struct gemm_kernel {
      * which read operands in place, cannot (dsymm's symmetric one): their products always pack. */
     bool packed_only;
     /* C's tile from memory and the next B panel asked for by ukernel_prefetch over its steps
-     * (Intel), not C in a burst before the call (Zen 5): select.c, docs/gemm.md. */
+     * (Intel), not C in a burst before the call (Zen 5); set only with ukernel_prefetch: select.c,
+     * docs/gemm.md. */
     bool spread_requests;
 } gemm_kernel;
 

@@ -66,12 +66,20 @@ static inline __attribute__((always_inline)) void source_line(gemm_prefetch *pf)
     }
 }
 
+/* A column of C's tile (16 doubles, 128 bytes: 2 or 3 lines, on a line boundary or not) into L1. */
+static inline __attribute__((always_inline)) void column_to_l1(const char *column)
+{
+    _mm_prefetch(column, _MM_HINT_T0);
+    _mm_prefetch(column + 64, _MM_HINT_T0);
+    _mm_prefetch(column + 127, _MM_HINT_T0);
+}
+
 enum {
     GROUP = 4,                      /* steps between two requests of a kind */
     C_PARTS = 4,                    /* requests a column of C, C_PART_BYTES apart: */
     C_PART_BYTES = 43,              /* its 128 bytes' 2 or 3 lines, aligned or not */
     C_STEPS = NR * C_PARTS * GROUP, /* steps over which C is asked into L2 */
-    C_LAST = 16                     /* the last steps, over which C is asked into L1 */
+    C_LAST = 16                     /* the last steps, over the first NR of which C goes to L1 */
 };
 
 /* One group of steps with a request of C's (c: NULL for none) after the second step and of the
@@ -120,8 +128,7 @@ accumulate_requesting(int kc, const double *restrict a, const double *restrict b
     const bool spread_c = c && kc >= C_STEPS + C_LAST;
     if (c && !spread_c)
         for (int j = 0; j < NR; j++)
-            for (int q = 0; q < 3; q++)
-                _mm_prefetch(c + j * ldc_bytes + (q == 2 ? 127 : 64 * q), _MM_HINT_T0);
+            column_to_l1(c + j * ldc_bytes);
     const int tail = spread_c ? C_LAST : 0;
     int p = 0;
     if (spread_c)
@@ -132,13 +139,9 @@ accumulate_requesting(int kc, const double *restrict a, const double *restrict b
     for (; p + GROUP <= kc - tail; p += GROUP)
         group(&a, &b, lo, hi, NULL, &b_line, &b_left, pf, every, &countdown);
     for (; p < kc; p++, a += MR, b += NR) {
-        const int j = p - (kc - tail); /* >= 0 in the last steps: column j of C, or the last */
-        if (j >= 0) {
-            const char *column = c + (j < NR ? j : NR - 1) * ldc_bytes;
-            _mm_prefetch(column, _MM_HINT_T0);
-            _mm_prefetch(column + 64, _MM_HINT_T0);
-            _mm_prefetch(column + 127, _MM_HINT_T0);
-        }
+        const int j = p - (kc - tail); /* column j of C in the last steps */
+        if (j >= 0 && j < NR)
+            column_to_l1(c + j * ldc_bytes);
         step(a, b, lo, hi, NR);
         if (pf && --countdown == 0) {
             countdown = every;
