@@ -4,7 +4,8 @@
  * choice where lda puts A's columns into one L1 set (driver.c); the
  * packing buffer every region member holds (par/scratch.c); the edge
  * kernel's masked rows against the whole tile's; the prefetching kernel's tiles and the lines
- * it asks for; and the shares of trsm's steps by the members' rates (solve_steps.c). */
+ * it asks for; the band of a triangle in op(A) (trmm's steps); and the shares of trsm's steps by
+ * the members' rates (solve_steps.c). */
 #define _GNU_SOURCE
 #include "testutil.h"
 
@@ -12,6 +13,7 @@
 #include "gemm/level3.h"
 #include "par/par.h"
 
+#include <float.h>
 #include <math.h>
 
 static gemm_kernel kernel_like(int mr, int nr)
@@ -172,9 +174,20 @@ static bool unpacked_op(const gemm_kernel *kr, bool ta, bool tb, ptrdiff_t m, pt
                         ptrdiff_t k, ptrdiff_t lda, ptrdiff_t ldb)
 {
     static double dummy;
-    const gemm_problem pr = {
-        kr,  {&dummy, lda, ta}, {&dummy, ldb, tb}, &dummy, m, m, n, k, -1.0, 1.0, GEMM_ALL, false,
-        NULL};
+    const gemm_problem pr = {kr,
+                             {&dummy, lda, ta},
+                             {&dummy, ldb, tb},
+                             &dummy,
+                             m,
+                             m,
+                             n,
+                             k,
+                             -1.0,
+                             1.0,
+                             GEMM_ALL,
+                             false,
+                             NULL,
+                             NULL};
     return gemm_prefers_unpacked(&pr);
 }
 
@@ -507,8 +520,8 @@ static void test_spread_requests_same_bits(void **state)
             const tela_par par = wide ? tela_par_pool(pool) : tela_par_seq();
             memcpy(c_spread, c0, sizeof(double) * (size_t)(ld * n));
             memcpy(c_burst, c0, sizeof(double) * (size_t)(ld * n));
-            gemm_problem pr = {&spread, {a, ld, false}, {b, ld, false}, c_spread, ld,    m,   n,
-                               k,       0.75,           -0.5,           GEMM_ALL, false, NULL};
+            gemm_problem pr = {&spread, {a, ld, false}, {b, ld, false}, c_spread, ld,   m,   n, k,
+                               0.75,    -0.5,           GEMM_ALL,       false,    NULL, NULL};
             gemm_run(par, &pr, "test");
             pr.kernel = &burst;
             pr.c = c_burst;
@@ -522,6 +535,123 @@ static void test_spread_requests_same_bits(void **state)
     free(c_burst);
     free(c_spread);
     free(c0);
+    free(b);
+    free(a);
+}
+
+/* C's rows [at, at + k) of a band product (gemm_band) in long double: each row's reached steps of
+ * op(A)'s triangle (ones on a unit diagonal) times alpha, C's old value not read; other rows
+ * beta C + alpha A B. mag: the sums of magnitudes, for the tolerance. */
+static void band_reference(const gemm_problem *pr, const double *c0, long double *want,
+                           long double *mag)
+{
+    const gemm_band *band = pr->band;
+    for (ptrdiff_t j = 0; j < pr->n; j++)
+        for (ptrdiff_t i = 0; i < pr->m; i++) {
+            const ptrdiff_t row = i - band->at;
+            const bool in = row >= 0 && row < pr->k;
+            long double sum = 0, abs_sum = 0;
+            for (ptrdiff_t p = 0; p < pr->k; p++) {
+                if (in && (band->lower ? p > row : p < row))
+                    continue;
+                const double a = in && band->unit && p == row ? 1.0 : gemm_at(&pr->a, i, p);
+                const long double t = (long double)a * gemm_at(&pr->b, p, j);
+                sum += t;
+                abs_sum += fabsl(t);
+            }
+            const double old = c0[i + j * pr->ldc];
+            want[i + j * pr->m] = pr->alpha * sum + (in ? 0.0L : (long double)pr->beta * old);
+            mag[i + j * pr->m] = fabsl((long double)pr->alpha) * abs_sum +
+                                 (in ? 0.0L : fabsl((long double)pr->beta * old));
+        }
+}
+
+/* The driver's band (trmm's steps, multiply_steps.c): lower and upper, unit or not; the band
+ * ending at C's last row (an edge tile in it), with rows above or below it, and alone; A's
+ * entries beyond the triangle NaN, C's band rows NaN (written, not read). On the chosen kernel
+ * set (one k block) and on one with small blocks (kc 40: band tiles whose steps run over two and
+ * three k blocks, several A blocks and B blocks); serially and on pools of 2 and 3, which must
+ * agree bit for bit. */
+static void test_band_products(void **state)
+{
+    (void)state;
+    gemm_kernel whole = *gemm_kernel_get(), small = whole;
+    whole.packed_only = small.packed_only = true;
+    const int mr = whole.mr, nr = whole.nr;
+    small.kc = 40;
+    small.mc = 2 * mr;
+    small.nc = 3 * nr;
+    /* {at, k, rows below the band} */
+    const ptrdiff_t shapes[][3] = {
+        {2 * mr, 3 * mr + 5, 0}, {mr, 4 * mr, 2 * mr + 3}, {0, 2 * mr, 0}, {0, 5 * mr, 7}};
+    const ptrdiff_t n = 3 * nr + 5, ld = 9 * mr + 11;
+    tela_pool *pools[2] = {tu_pool_of_width(2), tu_pool_of_width(3)};
+    assert_non_null(pools[0]);
+    assert_non_null(pools[1]);
+    double *a = tu_random_array((size_t)(ld * ld), 41), *b = tu_random_array((size_t)(ld * n), 42);
+    double *c_init = tu_random_array((size_t)(ld * n), 43);
+    double *c0 = malloc(sizeof(double) * (size_t)(ld * n)),
+           *c = malloc(sizeof(double) * (size_t)(ld * n));
+    double *first = malloc(sizeof(double) * (size_t)(ld * n));
+    long double *want = malloc(sizeof(long double) * (size_t)(ld * n));
+    long double *mag = malloc(sizeof(long double) * (size_t)(ld * n));
+    assert_non_null(c0);
+    assert_non_null(c);
+    assert_non_null(first);
+    assert_non_null(want);
+    assert_non_null(mag);
+    const gemm_kernel *sets[2] = {&whole, &small};
+    for (int set = 0; set < 2; set++)
+        for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+            for (int form = 0; form < 4; form++) {
+                const bool lower = form & 1, unit = form & 2;
+                const ptrdiff_t at = shapes[s][0], k = shapes[s][1], m = at + k + shapes[s][2];
+                const gemm_band band = {at, lower, unit};
+                /* A's entries the band never uses, NaN; C's band rows NaN. */
+                double *a_nan = malloc(sizeof(double) * (size_t)(ld * k));
+                assert_non_null(a_nan);
+                memcpy(a_nan, a, sizeof(double) * (size_t)(ld * k));
+                for (ptrdiff_t p = 0; p < k; p++)
+                    for (ptrdiff_t r = 0; r < k; r++)
+                        if (lower ? p > r : p < r)
+                            a_nan[at + r + p * ld] = NAN;
+                memcpy(c0, c_init, sizeof(double) * (size_t)(ld * n));
+                for (ptrdiff_t j = 0; j < n; j++)
+                    for (ptrdiff_t r = 0; r < k; r++)
+                        c0[at + r + j * ld] = NAN;
+                gemm_problem pr = {
+                    sets[set], {a_nan, ld, false}, {b, ld, false}, c,    ld,   m, n, k, 0.75,
+                    0.5,       GEMM_ALL,           false,          NULL, &band};
+                band_reference(&pr, c0, want, mag);
+                for (int w = 0; w < 3; w++) {
+                    memcpy(c, c0, sizeof(double) * (size_t)(ld * n));
+                    gemm_run(w ? tela_par_pool(pools[w - 1]) : tela_par_seq(), &pr, "test");
+                    for (ptrdiff_t j = 0; j < n; j++)
+                        for (ptrdiff_t i = 0; i < m; i++) {
+                            const double got = c[i + j * ld];
+                            const double tol =
+                                4.0 * (double)(k + 2) * DBL_EPSILON * (double)mag[i + j * m];
+                            if (!(fabs(got - (double)want[i + j * m]) <= tol))
+                                fail_msg("band at %td k %td m %td %s%s set %d width %d: C(%td, "
+                                         "%td) = %.17g, want %.17g",
+                                         at, k, m, lower ? "lower" : "upper", unit ? " unit" : "",
+                                         set, w + 1, i, j, got, (double)want[i + j * m]);
+                        }
+                    if (w == 0)
+                        memcpy(first, c, sizeof(double) * (size_t)(ld * n));
+                    else if (memcmp(first, c, sizeof(double) * (size_t)(ld * n)) != 0)
+                        fail_msg("band at %td k %td: width %d differs from serial", at, k, w + 1);
+                }
+                free(a_nan);
+            }
+    tela_pool_destroy(pools[0]);
+    tela_pool_destroy(pools[1]);
+    free(mag);
+    free(want);
+    free(first);
+    free(c);
+    free(c0);
+    free(c_init);
     free(b);
     free(a);
 }
@@ -583,6 +713,7 @@ int main(void)
         cmocka_unit_test(test_edge_kernel_masks),
         cmocka_unit_test(test_prefetch_kernel),
         cmocka_unit_test(test_spread_requests_same_bits),
+        cmocka_unit_test(test_band_products),
         cmocka_unit_test(test_shares_by_speed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

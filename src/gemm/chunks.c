@@ -27,6 +27,7 @@ void level3_gemm(const level3_ctx *ctx, char ta, char tb, tela_int m, tela_int n
                              beta,
                              GEMM_ALL,
                              false,
+                             NULL,
                              NULL};
     gemm_problem whole = pr;
     if (ctx->whole_m > 0)

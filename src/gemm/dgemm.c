@@ -322,7 +322,9 @@ static void gemm_parallel(tela_par par, const gemm_problem *pr, const char *name
     int nc_max = (int)(pr->n < kr->nc ? pr->n : kr->nc);
     const size_t b_len = gemm_b_buffer_len(kr, nc_max, kc_max);
     const bool small_b = b_len <= GEMM_PRIVATE_B_MAX;
-    const bool copies = pr->part == GEMM_ALL &&
+    /* Not with a band: op(B) is then C's own rows, which one member may write while another
+     * still packs its copy of them (gemm.h). */
+    const bool copies = pr->part == GEMM_ALL && !pr->band &&
                         (small_b || (pr->m >= (ptrdiff_t)bound * GEMM_COPIES_MIN_ROWS &&
                                      (size_t)bound * b_len * sizeof(double) <= GEMM_COPIES_BYTES));
     /* A member's B copy starts 64-byte aligned after its A block. */
@@ -495,8 +497,8 @@ int tela_dgemm(tela_par par, char transa, char transb, tela_int m, tela_int n, t
         return 0;
     }
     const gemm_problem pr = {
-        gemm_kernel_get(), {a, lda, ta}, {b, ldb, tb}, c, ldc, m, n, k, alpha, beta,
-        GEMM_ALL,          false,        NULL};
+        gemm_kernel_get(), {a, lda, ta}, {b, ldb, tb}, c,   ldc, m, n, k, alpha, beta,
+        GEMM_ALL,          false,        NULL,         NULL};
     if (!gemm_run_small(&pr))
         gemm_run(par, &pr, "dgemm");
     return 0;

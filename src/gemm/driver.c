@@ -125,9 +125,49 @@ static void prefetch_c_tile(const double *c, ptrdiff_t ldc, int mr, int nr)
     }
 }
 
-static void compute_rows(const gemm_problem *pr, ptrdiff_t j0, int n_block, int kc, double beta,
-                         const double *b_packed, const double *a_packed, ptrdiff_t ic, int mc,
-                         int jp_from, int jp_to, gemm_prefetch *pf)
+/* The steps [*from, *to) of the k block at p0 (kc deep) that a tile of the band's rows [i0, i0 +
+ * rows) sums (gemm_band), relative to the block, and the beta of its call: 0 in the block where
+ * its first step lies. False when the block holds none of its steps. */
+static bool band_steps(const gemm_problem *pr, ptrdiff_t i0, int rows, ptrdiff_t p0, int kc,
+                       int *from, int *to, double *beta)
+{
+    const gemm_band *band = pr->band;
+    const ptrdiff_t first = band->lower ? 0 : i0 - band->at;
+    const ptrdiff_t last = band->lower ? i0 - band->at + rows : pr->k;
+    const ptrdiff_t lo = first > p0 ? first : p0, hi = last < p0 + kc ? last : p0 + kc;
+    if (lo >= hi)
+        return false;
+    *from = (int)(lo - p0);
+    *to = (int)(hi - p0);
+    *beta = first >= p0 ? 0.0 : 1.0;
+    return true;
+}
+
+/* A tile of the band's rows: its steps only (band_steps), A and B from their first. */
+static void band_tile(const gemm_problem *pr, ptrdiff_t i0, int rows, int cols, ptrdiff_t p0,
+                      int kc, const double *a, const double *b, double *c)
+{
+    const gemm_kernel *kr = pr->kernel;
+    int from, to;
+    double beta;
+    if (!band_steps(pr, i0, rows, p0, kc, &from, &to, &beta))
+        return;
+    a += (ptrdiff_t)from * kr->mr;
+    b += (ptrdiff_t)from * kr->nr;
+    if (rows == kr->mr && cols == kr->nr)
+        kr->ukernel(to - from, a, b, c, pr->ldc, beta);
+    else
+        gemm_edge_tile(kr, to - from, a, b, c, pr->ldc, rows, cols, beta, GEMM_ALL, 0, 0);
+}
+
+static bool in_band(const gemm_problem *pr, ptrdiff_t i0)
+{
+    return pr->band && i0 >= pr->band->at && i0 < pr->band->at + pr->k;
+}
+
+static void compute_rows(const gemm_problem *pr, ptrdiff_t j0, int n_block, ptrdiff_t p0, int kc,
+                         double beta, const double *b_packed, const double *a_packed, ptrdiff_t ic,
+                         int mc, int jp_from, int jp_to, gemm_prefetch *pf)
 {
     const gemm_kernel *kr = pr->kernel;
     const int mr = kr->mr, nr = kr->nr;
@@ -149,6 +189,10 @@ static void compute_rows(const gemm_problem *pr, ptrdiff_t j0, int n_block, int 
             int rows = mc - ir < mr ? mc - ir : mr;
             const double *a = a_packed + (ptrdiff_t)ir * kc;
             double *c = pr->c + ic + ir + col * pr->ldc;
+            if (in_band(pr, ic + ir)) {
+                band_tile(pr, ic + ir, rows, cols, p0, kc, a, b, c);
+                continue;
+            }
             const int where = tile_in_part(pr->part, ic + ir, rows, col, cols);
             if (where == 1 && rows == mr && cols == nr) {
                 if (tile_c && !spread)
@@ -176,7 +220,7 @@ void gemm_compute_rows(const gemm_problem *pr, ptrdiff_t j0, int n_block, int kc
                        const double *b_packed, const double *a_packed, ptrdiff_t ic, int mc,
                        int jp_from, int jp_to)
 {
-    compute_rows(pr, j0, n_block, kc, beta, b_packed, a_packed, ic, mc, jp_from, jp_to, NULL);
+    compute_rows(pr, j0, n_block, 0, kc, beta, b_packed, a_packed, ic, mc, jp_from, jp_to, NULL);
 }
 
 void gemm_rows_reached(const gemm_problem *pr, ptrdiff_t j0, int n_block, int jp_from, int jp_to,
@@ -191,8 +235,37 @@ void gemm_rows_reached(const gemm_problem *pr, ptrdiff_t j0, int n_block, int jp
         *m_to = col_to;
 }
 
+/* In A packed for rows [i0, i0 + mc) over steps [p0, p0 + kc): each band row's entries beyond its
+ * triangle made zero where its tile sums them (the tile's diagonal block), its diagonal alpha
+ * where unit. Those entries of A are not referenced by BLAS's rules (they may hold anything, NaN
+ * included): packed as they were, they are overwritten here before any use. */
+static void mask_band(const gemm_problem *pr, ptrdiff_t i0, int mc, ptrdiff_t p0, int kc,
+                      double *out)
+{
+    const gemm_band *band = pr->band;
+    const int mr = pr->kernel->mr;
+    for (int r = 0; r < mc; r++) {
+        const ptrdiff_t row = i0 + r - band->at; /* its diagonal step */
+        if (row < 0 || row >= pr->k)
+            continue;
+        /* The steps its tile sums beyond its triangle: fewer than mr, beside the diagonal. */
+        const ptrdiff_t tile = row - r % mr;
+        const ptrdiff_t lo = band->lower ? row + 1 : tile, hi = band->lower ? tile + mr : row;
+        double *lane = out + (ptrdiff_t)(r / mr) * mr * kc + r % mr;
+        for (ptrdiff_t p = lo > p0 ? lo : p0; p < hi && p < p0 + kc; p++)
+            lane[(p - p0) * mr] = 0.0;
+        if (band->unit && row >= p0 && row < p0 + kc)
+            lane[(row - p0) * mr] = pr->alpha;
+    }
+}
+
 void gemm_pack_a_of(const gemm_problem *pr, ptrdiff_t i0, int mc, ptrdiff_t p0, int kc, double *out)
 {
+    if (pr->band) {
+        pr->kernel->pack_a(&pr->a, i0, mc, p0, kc, pr->alpha, pr->kernel->mr, out);
+        mask_band(pr, i0, mc, p0, kc, out);
+        return;
+    }
     const gemm_kernel *kr = pr->kernel;
     const gemm_pair *pair = pr->pair;
     const ptrdiff_t split = pair ? pair->split : pr->k;
@@ -326,7 +399,7 @@ void gemm_compute_block_then(const gemm_problem *pr, ptrdiff_t j0, int n_block, 
                             p0, kc, &next);
             pf = &next;
         }
-        compute_rows(pr, j0, n_block, kc, beta, b_packed, a_buf, ic, mc, jp_from, jp_to, pf);
+        compute_rows(pr, j0, n_block, p0, kc, beta, b_packed, a_buf, ic, mc, jp_from, jp_to, pf);
     }
 }
 

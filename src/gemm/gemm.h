@@ -257,7 +257,23 @@ typedef struct gemm_problem {
     bool b_is_a_transposed;
     /* NULL, or the second halves of both operands along k (dsyr2k): see gemm_pair. */
     const struct gemm_pair *pair;
+    /* NULL, or a triangle of op(A) on some of C's rows (trmm on the left): see gemm_band. */
+    const struct gemm_band *band;
 } gemm_problem;
+
+/* op(A)'s rows [at, at + k) (C's rows; at and at + k on tile boundaries, or at + k = m) hold a
+ * triangle over the product's k steps: row at + i reaches steps p <= i (lower) or p >= i (upper),
+ * with ones on the diagonal where unit. Each tile of those rows sums only the steps its rows
+ * reach (its mr x mr diagonal block packed with zeros beyond the triangle, and with the unit
+ * diagonal, times alpha; A's other entries are never used) and the first of them writes C
+ * (beta 0): trmm's step, whose op(B) is those rows of C before the product. A tile of rows
+ * outside the band is a GEMM tile (beta applies). Only on packed_only kernel sets (no unpacked
+ * path), and never with B copied by each member (copies would read C's rows as another member
+ * writes them). */
+typedef struct gemm_band {
+    ptrdiff_t at;
+    bool lower, unit;
+} gemm_band;
 
 /* A product whose operands continue along k in other matrices: op(A)(i, p) is op(a)(i, p) for
  * p < split, else op(a2)(i, p - split); op(B)(p, j) likewise from b and b2. dsyr2k's

@@ -118,6 +118,7 @@ static void update_rows(const steps_job *job, tela_int r0, tela_int r1, tela_int
                              1.0,
                              GEMM_ALL,
                              false,
+                             NULL,
                              NULL};
     gemm_serial_on_path(&pr, false, buf, buf ? job->buf_len : 0);
 }

@@ -154,6 +154,7 @@ int tela_dsymm(tela_par par, char side, char uplo, tela_int m, tela_int n, doubl
                        beta,
                        GEMM_ALL,
                        false,
+                       NULL,
                        NULL};
     /* A copied whole when dgemm would read it in place, or strip by strip where it is too large
      * for that; else (or with no memory for the copy) A's side packed by the symmetric packer,

@@ -56,6 +56,7 @@ int tela_dsyr2k(tela_par par, char uplo, char trans, tela_int n, tela_int k, dou
                                 beta,
                                 part,
                                 false,
+                                NULL,
                                 NULL};
     if (!gemm_prefers_unpacked(&first)) {
         /* One product where it packs: the kernel set's packers, on a copy that never takes the

@@ -58,6 +58,7 @@ int tela_dsyrk(tela_par par, char uplo, char trans, tela_int n, tela_int k, doub
                              beta,
                              upper ? GEMM_UPPER : GEMM_LOWER,
                              true,
+                             NULL,
                              NULL};
     gemm_run(par, &pr, "dsyrk");
     return 0;

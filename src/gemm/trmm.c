@@ -1,7 +1,9 @@
 /* trmm.c — tela_dtrmm: B = alpha op(A) B or B = alpha B op(A) in place, A
  * triangular.
  *
- * Recursive as trsm.c: each half is multiplied in the order that still
+ * On the left, triangles above LEVEL3_CHUNK_TRI go in steps of packed
+ * GEMMs that each pack B's rows once (multiply_steps.c). Elsewhere
+ * recursive as trsm.c: each half is multiplied in the order that still
  * finds the other half of B unchanged when tela_dgemm adds its share.
  * Triangles of order <= LEVEL3_CHUNK_TRI are multiplied by whole blocks
  * of the kernel's tiles instead (multiply_packed.c). */
@@ -47,7 +49,7 @@ static void multiply_share(const level3_ctx *ctx, tela_int from, tela_int to, bo
     }
 }
 
-/* Triangles above LEVEL3_CHUNK_TRI with at least LEVEL3_CHUNK right-hand
+/* Triangles above LEVEL3_CHUNK_TRI on the right with at least LEVEL3_CHUNK right-hand
  * sides a member: each member multiplies its share of B's columns (rows)
  * through the whole recursion, serially, in one region. The recursion's
  * own regions (a leaf, a GEMM, a leaf, ...) each met at their ends, which
@@ -86,7 +88,8 @@ int tela_dtrmm(tela_par par, char side, char uplo, char transa, char diag, tela_
         level3_triangular_args(side, uplo, transa, diag, m, n, alpha, a, lda, b, ldb, &t, &left);
     if (status == 0) {
         const level3_ctx ctx = {.par = par};
-        if (!multiply_by_shares(par, &t, left, m, n, b, ldb))
+        if (!(left && level3_multiply_steps(par, &t, m, n, b, ldb)) &&
+            !multiply_by_shares(par, &t, left, m, n, b, ldb))
             multiply(&ctx, &t, left, 0, left ? m : n, m, n, b, ldb);
     }
     return status < 0 ? status : 0;

@@ -156,6 +156,7 @@ static void blocks(const lu_step *step, const gemm_kernel *kr, tela_int from, te
                              1.0,
                              GEMM_ALL,
                              false,
+                             NULL,
                              NULL};
     const int nr = kr->nr, k = (int)b;
     for (ptrdiff_t jc = 0; jc < pr.n; jc += block) {
