@@ -259,11 +259,38 @@ static void mask_band(const gemm_problem *pr, ptrdiff_t i0, int mc, ptrdiff_t p0
     }
 }
 
+/* gemm_pack_a_of where a band is: rows outside it whole, each micro-panel of the band over the
+ * steps its tile sums only (about half of the band's square), then masked. */
+static void pack_a_band(const gemm_problem *pr, ptrdiff_t i0, int mc, ptrdiff_t p0, int kc,
+                        double *out)
+{
+    const gemm_kernel *kr = pr->kernel;
+    const int mr = kr->mr;
+    const ptrdiff_t band_from = pr->band->at, band_to = pr->band->at + pr->k;
+    for (int r = 0; r < mc;) {
+        const ptrdiff_t row = i0 + r;
+        if (row >= band_from && row < band_to) {
+            const int rows = mc - r < mr ? mc - r : mr;
+            int from, to;
+            double beta;
+            if (band_steps(pr, row, rows, p0, kc, &from, &to, &beta))
+                kr->pack_a(&pr->a, row, rows, p0 + from, to - from, pr->alpha, mr,
+                           out + (ptrdiff_t)r * kc + (ptrdiff_t)from * mr);
+            r += rows;
+        } else {
+            const ptrdiff_t end = row < band_from && band_from < i0 + mc ? band_from : i0 + mc;
+            kr->pack_a(&pr->a, row, (int)(end - row), p0, kc, pr->alpha, mr,
+                       out + (ptrdiff_t)r * kc);
+            r = (int)(end - i0);
+        }
+    }
+    mask_band(pr, i0, mc, p0, kc, out);
+}
+
 void gemm_pack_a_of(const gemm_problem *pr, ptrdiff_t i0, int mc, ptrdiff_t p0, int kc, double *out)
 {
     if (pr->band) {
-        pr->kernel->pack_a(&pr->a, i0, mc, p0, kc, pr->alpha, pr->kernel->mr, out);
-        mask_band(pr, i0, mc, p0, kc, out);
+        pack_a_band(pr, i0, mc, p0, kc, out);
         return;
     }
     const gemm_kernel *kr = pr->kernel;

@@ -130,9 +130,9 @@ void level3_solve_groups(const tri_view *t, bool left, tela_int o, tela_int s, t
 bool level3_multiply_packed(const level3_ctx *ctx, const tri_view *t, bool left, tela_int o,
                             tela_int s, tela_int n, double *b, tela_int ldb);
 size_t level3_multiply_len(bool left, tela_int s);
-/* trmm on the left, op(A) of order m > LEVEL3_CHUNK_TRI and B m x n, in steps of about kc along
- * op(A), each one packed GEMM with the step's triangle as a band (multiply_steps.c); false, with
- * nothing done, for smaller orders. */
+/* trmm on the left, op(A) of order m >= 512 and B m x n, in steps of about kc along op(A), each
+ * one packed GEMM with the step's triangle as a band (multiply_steps.c); false, with nothing
+ * done, for smaller orders. */
 bool level3_multiply_steps(tela_par par, const tri_view *t, tela_int m, tela_int n, double *b,
                            tela_int ldb);
 /* trsm's step on a triangle of order (LEVEL3_BASE, LEVEL3_CHUNK_TRI]:

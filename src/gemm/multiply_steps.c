@@ -1,4 +1,4 @@
-/* multiply_steps.c — trmm on the left for triangles above LEVEL3_CHUNK_TRI: op(A) taken in
+/* multiply_steps.c — trmm on the left for triangles of order 512 and more: op(A) taken in
  * steps of about kc along it, each step one packed GEMM whose B block (the step's rows of B,
  * before the product) serves both the triangle on the diagonal (gemm_band) and the rows that the
  * step's columns of op(A) reach off it. B's rows are packed once, where the recursion packed them
@@ -13,10 +13,16 @@ static tela_int step_depth(const gemm_kernel *kr)
     return d > kr->mr ? d : kr->mr;
 }
 
+/* The least order taken in steps. Below it the recursion's one GEMM (of order m / 2) runs on the
+ * unpacked path, which packs nothing, where the steps pack A: on the Xeon (model 207), process
+ * pairs against the recursion, one thread, 384 0.96-0.98x, 448 0.99x, 512 1.05x, 640 0.98-1.04x,
+ * 768 1.04x, 1024 1.05x; two threads 384 0.95x, 512 1.05x. */
+#define LEVEL3_STEPS_MIN 512
+
 bool level3_multiply_steps(tela_par par, const tri_view *t, tela_int m, tela_int n, double *b,
                            tela_int ldb)
 {
-    if (m <= LEVEL3_CHUNK_TRI)
+    if (m < LEVEL3_STEPS_MIN)
         return false;
     const gemm_kernel *kr = gemm_kernel_get();
     /* Packed always: the unpacked and small paths know no band. */

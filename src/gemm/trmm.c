@@ -1,7 +1,7 @@
 /* trmm.c — tela_dtrmm: B = alpha op(A) B or B = alpha B op(A) in place, A
  * triangular.
  *
- * On the left, triangles above LEVEL3_CHUNK_TRI go in steps of packed
+ * On the left, triangles of order 512 and more go in steps of packed
  * GEMMs that each pack B's rows once (multiply_steps.c). Elsewhere
  * recursive as trsm.c: each half is multiplied in the order that still
  * finds the other half of B unchanged when tela_dgemm adds its share.
@@ -49,8 +49,8 @@ static void multiply_share(const level3_ctx *ctx, tela_int from, tela_int to, bo
     }
 }
 
-/* Triangles above LEVEL3_CHUNK_TRI on the right with at least LEVEL3_CHUNK right-hand
- * sides a member: each member multiplies its share of B's columns (rows)
+/* Triangles above LEVEL3_CHUNK_TRI (on the left, below 512) with at least LEVEL3_CHUNK
+ * right-hand sides a member: each member multiplies its share of B's columns (rows)
  * through the whole recursion, serially, in one region. The recursion's
  * own regions (a leaf, a GEMM, a leaf, ...) each met at their ends, which
  * cost more than one region (docs/gemm.md, "trmm above order 256 by
