@@ -174,20 +174,17 @@ static bool unpacked_op(const gemm_kernel *kr, bool ta, bool tb, ptrdiff_t m, pt
                         ptrdiff_t k, ptrdiff_t lda, ptrdiff_t ldb)
 {
     static double dummy;
-    const gemm_problem pr = {kr,
-                             {&dummy, lda, ta},
-                             {&dummy, ldb, tb},
-                             &dummy,
-                             m,
-                             m,
-                             n,
-                             k,
-                             -1.0,
-                             1.0,
-                             GEMM_ALL,
-                             false,
-                             NULL,
-                             NULL};
+    const gemm_problem pr = {.kernel = kr,
+                             .a = {&dummy, lda, ta},
+                             .b = {&dummy, ldb, tb},
+                             .c = &dummy,
+                             .ldc = m,
+                             .m = m,
+                             .n = n,
+                             .k = k,
+                             .alpha = -1.0,
+                             .beta = 1.0,
+                             .part = GEMM_ALL};
     return gemm_prefers_unpacked(&pr);
 }
 
@@ -619,9 +616,18 @@ static void test_band_products(void **state)
                 for (ptrdiff_t j = 0; j < n; j++)
                     for (ptrdiff_t r = 0; r < k; r++)
                         c0[at + r + j * ld] = NAN;
-                gemm_problem pr = {
-                    sets[set], {a_nan, ld, false}, {b, ld, false}, c,    ld,   m, n, k, 0.75,
-                    0.5,       GEMM_ALL,           false,          NULL, &band};
+                const gemm_problem pr = {.kernel = sets[set],
+                                         .a = {a_nan, ld, false},
+                                         .b = {b, ld, false},
+                                         .c = c,
+                                         .ldc = ld,
+                                         .m = m,
+                                         .n = n,
+                                         .k = k,
+                                         .alpha = 0.75,
+                                         .beta = 0.5,
+                                         .part = GEMM_ALL,
+                                         .band = &band};
                 band_reference(&pr, c0, want, mag);
                 for (int w = 0; w < 3; w++) {
                     memcpy(c, c0, sizeof(double) * (size_t)(ld * n));

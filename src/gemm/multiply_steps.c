@@ -39,20 +39,18 @@ bool level3_multiply_steps(tela_par par, const tri_view *t, tela_int m, tela_int
         char ta;
         const double *a = tri_block(t, r0, p0, &ta);
         const gemm_band band = {p0 - r0, t->lower, t->unit};
-        const gemm_problem pr = {&packing,
-                                 {a, t->lda, ta == 'T'},
-                                 {b + p0, ldb, false},
-                                 b + r0,
-                                 ldb,
-                                 r1 - r0,
-                                 n,
-                                 k,
-                                 1.0,
-                                 1.0,
-                                 GEMM_ALL,
-                                 false,
-                                 NULL,
-                                 &band};
+        const gemm_problem pr = {.kernel = &packing,
+                                 .a = {a, t->lda, ta == 'T'},
+                                 .b = {b + p0, ldb, false},
+                                 .c = b + r0,
+                                 .ldc = ldb,
+                                 .m = r1 - r0,
+                                 .n = n,
+                                 .k = k,
+                                 .alpha = 1.0,
+                                 .beta = 1.0,
+                                 .part = GEMM_ALL,
+                                 .band = &band};
         gemm_run(par, &pr, "dtrmm");
     }
     return true;
