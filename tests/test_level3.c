@@ -171,6 +171,20 @@ static void test_trsm_left_in_steps(void **state)
     tela_pool_destroy(pool);
 }
 
+static void test_trmm_left_in_steps(void **state)
+{
+    (void)state;
+    /* Left triangles of order 512 and more go in steps of packed GEMMs with the step's triangle
+     * as a band (multiply_steps.c): one right-hand side (a single edge panel), an odd order of
+     * two whole steps and a partial one on a pool of 4 (oversubscribed here) with lda and ldb
+     * padded. */
+    check_trmm_trsm(tela_par_seq(), 512, 1, 0);
+    tela_pool *pool = tu_pool_of_width(4);
+    assert_non_null(pool);
+    check_trmm_trsm(tela_par_pool(pool), 601, 13, 5);
+    tela_pool_destroy(pool);
+}
+
 static void test_syrk(void **state)
 {
     (void)state;
@@ -382,6 +396,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_trmm_trsm_small_and_odd),
         cmocka_unit_test(test_trmm_trsm_recursive),
+        cmocka_unit_test(test_trmm_left_in_steps),
         cmocka_unit_test(test_trsm_left_in_steps),
         cmocka_unit_test(test_syrk),
         cmocka_unit_test(test_same_result_at_every_width),
