@@ -126,8 +126,8 @@ static void prefetch_c_tile(const double *c, ptrdiff_t ldc, int mr, int nr)
 }
 
 /* The steps [*from, *to) of the k block at p0 (kc deep) that a tile of the band's rows [i0, i0 +
- * rows) sums (gemm_band), relative to the block, and the beta of its call: 0 in the block where
- * its first step lies. False when the block holds none of its steps. */
+ * rows) sums (gemm_band), relative to the block, and (beta: NULL for none) the beta of its call:
+ * 0 in the block where its first step lies. False when the block holds none of its steps. */
 static bool band_steps(const gemm_problem *pr, ptrdiff_t i0, int rows, ptrdiff_t p0, int kc,
                        int *from, int *to, double *beta)
 {
@@ -139,7 +139,8 @@ static bool band_steps(const gemm_problem *pr, ptrdiff_t i0, int rows, ptrdiff_t
         return false;
     *from = (int)(lo - p0);
     *to = (int)(hi - p0);
-    *beta = first >= p0 ? 0.0 : 1.0;
+    if (beta)
+        *beta = first >= p0 ? 0.0 : 1.0;
     return true;
 }
 
@@ -235,27 +236,24 @@ void gemm_rows_reached(const gemm_problem *pr, ptrdiff_t j0, int n_block, int jp
         *m_to = col_to;
 }
 
-/* In A packed for rows [i0, i0 + mc) over steps [p0, p0 + kc): each band row's entries beyond its
- * triangle made zero where its tile sums them (the tile's diagonal block), its diagonal alpha
- * where unit. Those entries of A are not referenced by BLAS's rules (they may hold anything, NaN
- * included): packed as they were, they are overwritten here before any use. */
-static void mask_band(const gemm_problem *pr, ptrdiff_t i0, int mc, ptrdiff_t p0, int kc,
-                      double *out)
+/* A band tile's micro-panel (rows [i0, i0 + rows), packed at panel over steps [p0, p0 + kc)):
+ * each row's entries beyond its triangle made zero where the tile sums them (the tile's
+ * diagonal block), its diagonal alpha where unit. Those entries of A are not referenced by BLAS's
+ * rules (they may hold anything, NaN included): packed as they were, they are overwritten here
+ * before any use. */
+static void mask_band_panel(const gemm_problem *pr, ptrdiff_t i0, int rows, ptrdiff_t p0, int kc,
+                            double *panel)
 {
     const gemm_band *band = pr->band;
     const int mr = pr->kernel->mr;
-    for (int r = 0; r < mc; r++) {
-        const ptrdiff_t row = i0 + r - band->at; /* its diagonal step */
-        if (row < 0 || row >= pr->k)
-            continue;
-        /* The steps its tile sums beyond its triangle: fewer than mr, beside the diagonal. */
-        const ptrdiff_t tile = row - r % mr;
-        const ptrdiff_t lo = band->lower ? row + 1 : tile, hi = band->lower ? tile + mr : row;
-        double *lane = out + (ptrdiff_t)(r / mr) * mr * kc + r % mr;
+    const ptrdiff_t tile = i0 - band->at; /* the diagonal step of its first row */
+    for (int l = 0; l < rows; l++) {
+        const ptrdiff_t row = tile + l;
+        const ptrdiff_t lo = band->lower ? row + 1 : tile, hi = band->lower ? tile + rows : row;
         for (ptrdiff_t p = lo > p0 ? lo : p0; p < hi && p < p0 + kc; p++)
-            lane[(p - p0) * mr] = 0.0;
+            panel[(p - p0) * mr + l] = 0.0;
         if (band->unit && row >= p0 && row < p0 + kc)
-            lane[(row - p0) * mr] = pr->alpha;
+            panel[(row - p0) * mr + l] = pr->alpha;
     }
 }
 
@@ -269,22 +267,22 @@ static void pack_a_band(const gemm_problem *pr, ptrdiff_t i0, int mc, ptrdiff_t 
     const ptrdiff_t band_from = pr->band->at, band_to = pr->band->at + pr->k;
     for (int r = 0; r < mc;) {
         const ptrdiff_t row = i0 + r;
+        double *panel = out + (ptrdiff_t)r * kc;
         if (row >= band_from && row < band_to) {
             const int rows = mc - r < mr ? mc - r : mr;
             int from, to;
-            double beta;
-            if (band_steps(pr, row, rows, p0, kc, &from, &to, &beta))
+            if (band_steps(pr, row, rows, p0, kc, &from, &to, NULL)) {
                 kr->pack_a(&pr->a, row, rows, p0 + from, to - from, pr->alpha, mr,
-                           out + (ptrdiff_t)r * kc + (ptrdiff_t)from * mr);
+                           panel + (ptrdiff_t)from * mr);
+                mask_band_panel(pr, row, rows, p0, kc, panel);
+            }
             r += rows;
         } else {
             const ptrdiff_t end = row < band_from && band_from < i0 + mc ? band_from : i0 + mc;
-            kr->pack_a(&pr->a, row, (int)(end - row), p0, kc, pr->alpha, mr,
-                       out + (ptrdiff_t)r * kc);
+            kr->pack_a(&pr->a, row, (int)(end - row), p0, kc, pr->alpha, mr, panel);
             r = (int)(end - i0);
         }
     }
-    mask_band(pr, i0, mc, p0, kc, out);
 }
 
 void gemm_pack_a_of(const gemm_problem *pr, ptrdiff_t i0, int mc, ptrdiff_t p0, int kc, double *out)
