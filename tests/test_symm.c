@@ -724,6 +724,58 @@ static void test_symm_inside_a_region(void **state)
     tela_pool_destroy(pool);
 }
 
+/* A policy that cannot start a region (a NULL pool) where dsymm's members would each expand
+ * their own copy of the matrix: reported through tela's handler, and the product computed on
+ * the calling thread all the same, with dgemm's bits on the whole matrix. Another matrix's copy
+ * is left in this thread's buffers first: a fallback that did not expand its own would read it. */
+static int policy_reports;
+
+static void count_policy_report(int status, const char *where, const char *message, void *context)
+{
+    (void)where, (void)message, (void)context;
+    if (status == TELA_EINVAL)
+        policy_reports++;
+}
+
+static void test_symm_bad_policy(void **state)
+{
+    (void)state;
+    const tela_par bad = {TELA_PAR_POOL, 0, NULL, NULL};
+    static const symm_case cases[] = {{'L', 'U', 100, 60, 0.5, -1.0, false},
+                                      {'R', 'L', 60, 100, 1.0, 0.0, false}};
+    tela_error_handler before = tela_set_error_handler(count_policy_report, NULL);
+    tl_seed(8);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const symm_case *t = &cases[i];
+        symm_data d = symm_make(t, 2), other = symm_make(t, 2);
+        const int s = t->side == 'L' ? t->m : t->n;
+        double *whole = sym_whole(&d.a, t->uplo == 'U', s);
+        mat want = mat_copy(&d.c0), c = mat_copy(&d.c0), elsewhere = mat_copy(&other.c0);
+        if (t->side == 'L')
+            assert_int_equal(tela_dgemm(tela_par_seq(), 'N', 'N', t->m, t->n, t->m, t->alpha, whole,
+                                        s, d.b.x, d.b.ld, t->beta, want.x, want.ld),
+                             0);
+        else
+            assert_int_equal(tela_dgemm(tela_par_seq(), 'N', 'N', t->m, t->n, t->n, t->alpha, d.b.x,
+                                        d.b.ld, whole, s, t->beta, want.x, want.ld),
+                             0);
+        symm_call_tela(t, &other, &elsewhere);
+        const int reports = policy_reports;
+        assert_int_equal(tela_dsymm(bad, t->side, t->uplo, t->m, t->n, t->alpha, d.a.x, d.a.ld,
+                                    d.b.x, d.b.ld, t->beta, c.x, c.ld),
+                         0);
+        assert_true(policy_reports > reports);
+        expect_same_bits("dsymm under a NULL pool", &c, &want);
+        free(whole);
+        free(want.x);
+        free(c.x);
+        free(elsewhere.x);
+        symm_free(&d);
+        symm_free(&other);
+    }
+    tela_set_error_handler(before, NULL);
+}
+
 /* dsyr2k likewise, on the one-product path (a pair of operands along k, packed) and the
  * two-product one (small: the unpacked path). */
 typedef struct member_syr2k {
@@ -978,6 +1030,7 @@ int main(void)
         cmocka_unit_test_setup(test_cblas_layouts, reset_hooks),
         cmocka_unit_test_setup(test_same_bits_at_every_width, reset_hooks),
         cmocka_unit_test_setup(test_symm_inside_a_region, reset_hooks),
+        cmocka_unit_test_setup(test_symm_bad_policy, reset_hooks),
         cmocka_unit_test_setup(test_syr2k_inside_a_region, reset_hooks),
         cmocka_unit_test_setup(test_symm_errors, reset_hooks),
         cmocka_unit_test_setup(test_syr2k_errors, reset_hooks),

@@ -427,37 +427,50 @@ static void narrow_parallel(tela_par par, const gemm_problem *pr, const char *na
 /* The unpacked path in parallel: members take whole 8-column blocks of C.
  * Each element's arithmetic does not depend on its block, so the result is
  * the serial one bitwise. No packing: one section, no shared buffer. */
+bool gemm_unpacked_share(const gemm_problem *pr, const tela_member *self, ptrdiff_t *j_from,
+                         ptrdiff_t *j_to)
+{
+    int from, to;
+    gemm_share_columns(pr, 0, pr->n, 8, tela_rank(self), tela_width(self), &from, &to);
+    *j_from = (ptrdiff_t)from * 8;
+    *j_to = (ptrdiff_t)to * 8 < pr->n ? (ptrdiff_t)to * 8 : pr->n;
+    return *j_from < *j_to;
+}
+
 static void unpacked_body(tela_member *self, void *arg)
 {
     const gemm_problem *pr = arg;
-    int from, to;
-    gemm_share_columns(pr, 0, pr->n, 8, tela_rank(self), tela_width(self), &from, &to);
-    const ptrdiff_t j_from = (ptrdiff_t)from * 8, j_to = (ptrdiff_t)to * 8;
-    if (j_from >= pr->n)
-        return;
+    ptrdiff_t j_from, j_to;
     /* op(A) = A^T copied by each member into its own buffer (read from the core that wrote it,
      * one copy shared by two cores cost 200^3 40%). */
-    gemm_unpacked_columns_in(pr, j_from, j_to < pr->n ? j_to : pr->n, NULL, 0);
+    if (gemm_unpacked_share(pr, self, &j_from, &j_to))
+        gemm_unpacked_columns_in(pr, j_from, j_to, NULL, 0);
 }
 
 void gemm_run(tela_par par, const gemm_problem *pr, const char *name)
+{
+    if (!gemm_run_members(par, pr, name, unpacked_body, (void *)pr))
+        gemm_serial(pr); /* a bad policy (reported): serially */
+}
+
+bool gemm_run_members(tela_par par, const gemm_problem *pr, const char *name, tela_body unpacked,
+                      void *arg)
 {
     /* Straight to the small path, which gemm_serial reaches through four
      * calls and a copy of the problem, a cost at these sizes (docs/gemm.md,
      * "Small and unpacked paths"). */
     if (gemm_run_small(pr))
-        return;
+        return true;
     if (par.kind == TELA_PAR_SEQ || gemm_is_small(pr->m, pr->n, pr->k))
         gemm_serial(pr);
-    else if (gemm_prefers_unpacked(pr)) {
-        if (tela_parallel_gated(tela_par_limit(par, (int)((pr->n + 7) / 8)), name,
-                                gemm_flops(pr) * par_rate_ns_per_flop(), 1, unpacked_body,
-                                (void *)pr) < 0)
-            gemm_serial(pr); /* a bad policy (reported): serially */
-    } else if (narrow_in_parallel(pr, par_width_bound(par)))
+    else if (gemm_prefers_unpacked(pr))
+        return tela_parallel_gated(tela_par_limit(par, (int)((pr->n + 7) / 8)), name,
+                                   gemm_flops(pr) * par_rate_ns_per_flop(), 1, unpacked, arg) >= 0;
+    else if (narrow_in_parallel(pr, par_width_bound(par)))
         narrow_parallel(par, pr, name, par_width_bound(par));
     else
         gemm_parallel(par, pr, name);
+    return true;
 }
 
 int tela_dgemm(tela_par par, char transa, char transb, tela_int m, tela_int n, tela_int k,

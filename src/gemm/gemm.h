@@ -387,6 +387,16 @@ size_t gemm_b_buffer_len(const gemm_kernel *kr, int nc, int kc);
  * serially, or on the unpacked or packed path in a gated region named
  * name. */
 void gemm_run(tela_par par, const gemm_problem *pr, const char *name);
+/* gemm_run where each member of an unpacked region runs unpacked(self, arg) in place of the
+ * default (its share of C's 8-column blocks, gemm_unpacked_share): for routines whose members
+ * prepare their own copy of an operand first. False, with nothing computed, where that region
+ * could not start (a bad policy, reported): the caller computes serially. */
+bool gemm_run_members(tela_par par, const gemm_problem *pr, const char *name, tela_body unpacked,
+                      void *arg);
+/* Member self's share [*j_from, *j_to) of C's columns in an unpacked region: whole 8-column
+ * blocks, as even as they go. False when it has none. */
+bool gemm_unpacked_share(const gemm_problem *pr, const tela_member *self, ptrdiff_t *j_from,
+                         ptrdiff_t *j_to);
 /* Serial dgemm on any sizes (packs when it pays, else the small path). */
 void gemm_serial(const gemm_problem *pr);
 /* The same, packing into buf (len doubles) when it is large enough, else
