@@ -704,6 +704,49 @@ static void test_shares_by_speed(void **state)
     assert_int_equal(to, 6);
 }
 
+/* gemm_sym_expand_columns on column ranges of every kind (from 0, inside, to the end, across
+ * the 8-column strips or within one, a single column) of a symmetric matrix stored in either
+ * triangle, the other NaN: each column of S exactly, read only from the stored triangle, and
+ * the rows past the order in out (ld > order) left as they were. By every kernel set the CPU
+ * runs: each has its own transposer. */
+static void test_symmetric_expansion(void **state)
+{
+    (void)state;
+    enum { ORDER = 37, LDX = 41, LD = 40 };
+    static const int ranges[][2] = {{0, 37}, {0, 8}, {3, 29}, {8, 24}, {13, 14}, {36, 37}, {5, 7}};
+    const char *isas[] = {"avx512", "avx2", "generic"};
+    double x[LDX * ORDER], out[LD * ORDER];
+    for (size_t q = 0; q < sizeof isas / sizeof isas[0]; q++) {
+        const gemm_kernel *kr = gemm_kernel_by_name(isas[q]);
+        if (!kr)
+            continue;
+        for (int upper = 0; upper < 2; upper++) {
+            for (int j = 0; j < ORDER; j++)
+                for (int i = 0; i < LDX; i++)
+                    x[i + j * LDX] =
+                        i >= ORDER || (upper ? i > j : i < j) ? NAN : 1.0 + i + 1000.0 * j;
+            const gemm_operand s = {x, LDX, upper != 0};
+            for (size_t r = 0; r < sizeof ranges / sizeof ranges[0]; r++) {
+                const int c0 = ranges[r][0], c1 = ranges[r][1];
+                for (int i = 0; i < LD * ORDER; i++)
+                    out[i] = -7.5;
+                gemm_sym_expand_columns(kr, &s, ORDER, c0, c1, out, LD);
+                for (int j = c0; j < c1; j++)
+                    for (int i = 0; i < LD; i++) {
+                        const int lo = i < j ? i : j, hi = i < j ? j : i;
+                        /* S(i, j) = X(hi, lo) stored lower, X(lo, hi) stored upper. */
+                        const double want = i >= ORDER ? -7.5
+                                            : upper    ? x[lo + hi * LDX]
+                                                       : x[hi + lo * LDX];
+                        assert_true(out[i + (j - c0) * LD] == want);
+                    }
+                for (int i = (c1 - c0) * LD; i < LD * ORDER; i++)
+                    assert_true(out[i] == -7.5);
+            }
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -721,6 +764,7 @@ int main(void)
         cmocka_unit_test(test_spread_requests_same_bits),
         cmocka_unit_test(test_band_products),
         cmocka_unit_test(test_shares_by_speed),
+        cmocka_unit_test(test_symmetric_expansion),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -96,36 +96,52 @@ void gemm_pack_b_sym(const gemm_operand *s, ptrdiff_t p0, int kc, ptrdiff_t j0, 
     }
 }
 
-/* Strips of this many columns: the transposer's blocks. */
+/* Rows [r0, r1) of columns [c0, c1) of S into out (S(i, j) at out[i + (j - c0) * ld]). The
+ * stored triangle is X's lower one (untransposed) or upper one, its columns contiguous: rows of
+ * it are copied in place, the others mirrored by the transposer from X's rows [c0, c1), and
+ * rows within [c0, c1) (the diagonal block) element by element. */
+static void expand_rows(const gemm_kernel *kr, const gemm_operand *s, ptrdiff_t r0, ptrdiff_t r1,
+                        ptrdiff_t c0, ptrdiff_t c1, double *out, ptrdiff_t ld)
+{
+    const bool lower = !s->trans;
+    const double *x = s->p;
+    const ptrdiff_t ldx = s->ld;
+    const ptrdiff_t before = r1 < c0 ? r1 : c0, after = r0 > c1 ? r0 : c1;
+    for (ptrdiff_t j = c0; j < c1; j++)
+        for (ptrdiff_t i = r0 > c0 ? r0 : c0; i < (r1 < c1 ? r1 : c1); i++)
+            out[i + (j - c0) * ld] = sym_at(s, i, j);
+    /* Rows before the columns lie in the upper triangle, rows after them in the lower. */
+    const ptrdiff_t copy_from = lower ? after : r0, copy_to = lower ? r1 : before;
+    for (ptrdiff_t j = c0; j < c1; j++)
+        for (ptrdiff_t i = copy_from; i < copy_to; i++)
+            out[i + (j - c0) * ld] = x[i + j * ldx];
+    const ptrdiff_t mirror_from = lower ? r0 : after, mirror_to = lower ? before : r1;
+    if (mirror_from < mirror_to)
+        kr->transpose(x + c0 + mirror_from * ldx, ldx, c1 - c0, mirror_to - mirror_from,
+                      out + mirror_from, ld);
+}
+
+/* Strips of the diagonal block this many columns wide: the transposer's blocks. */
 #define SYM_STRIP 8
 
 void gemm_sym_expand_columns(const gemm_kernel *kr, const gemm_operand *s, ptrdiff_t order,
                              ptrdiff_t c0, ptrdiff_t c1, double *out, ptrdiff_t ld)
 {
-    /* The stored triangle is X's lower one (untransposed) or upper one, its columns contiguous:
-     * the columns' stored rows copied in place, their other rows mirrored by the transposer from
-     * X's rows [c0, c1); the diagonal block element by element. */
-    const bool lower = !s->trans;
-    const double *x = s->p;
-    const ptrdiff_t ldx = s->ld, w = c1 - c0;
-    for (ptrdiff_t j = c0; j < c1; j++)
-        for (ptrdiff_t i = c0; i < c1; i++)
-            out[i + (j - c0) * ld] = sym_at(s, i, j);
-    const ptrdiff_t stored_from = lower ? c1 : 0, stored_to = lower ? order : c0;
-    for (ptrdiff_t j = c0; j < c1; j++)
-        for (ptrdiff_t i = stored_from; i < stored_to; i++)
-            out[i + (j - c0) * ld] = x[i + j * ldx];
-    const ptrdiff_t mirror_from = lower ? 0 : c1, mirror_to = lower ? c0 : order;
-    if (mirror_from < mirror_to)
-        kr->transpose(x + c0 + mirror_from * ldx, ldx, w, mirror_to - mirror_from,
-                      out + mirror_from, ld);
+    /* The rows outside the columns' own block for all of them at once (one transposer call reads
+     * a run of lines of each mirrored column); the block in strips, each with only its own
+     * diagonal block element by element. In strips of 8 columns throughout, dsymm's right side
+     * of 16 x 700 ran 0.85x (the transposer then read a line of each column per strip), and the
+     * whole block element by element made the right side of 64 x 64 on two members 0.86x one. */
+    expand_rows(kr, s, 0, c0, c0, c1, out, ld);
+    expand_rows(kr, s, c1, order, c0, c1, out, ld);
+    for (ptrdiff_t j0 = c0; j0 < c1; j0 += SYM_STRIP) {
+        const ptrdiff_t w = c1 - j0 < SYM_STRIP ? c1 - j0 : SYM_STRIP;
+        expand_rows(kr, s, c0, c1, j0, j0 + w, out + (j0 - c0) * ld, ld);
+    }
 }
 
 void gemm_sym_expand(const gemm_kernel *kr, const gemm_operand *s, ptrdiff_t order, double *full,
                      ptrdiff_t ld)
 {
-    for (ptrdiff_t j0 = 0; j0 < order; j0 += SYM_STRIP) {
-        const ptrdiff_t w = order - j0 < SYM_STRIP ? order - j0 : SYM_STRIP;
-        gemm_sym_expand_columns(kr, s, order, j0, j0 + w, full + j0 * ld, ld);
-    }
+    gemm_sym_expand_columns(kr, s, order, 0, order, full, ld);
 }
