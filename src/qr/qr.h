@@ -38,7 +38,8 @@ void qr_build_t(tela_par par, tela_int m, tela_int k, const double *v, tela_int 
                 const double *tau, double *t, tela_int ldt);
 
 /* T from V^T V in t's strict upper triangle (dlarft's recurrence: T(j, j) = tau(j),
- * T(0:j, j) = -tau(j) T(0:j, 0:j) V(:, 0:j)^T v(j), a zero column where tau(j) = 0). */
+ * T(0:j, j) = -tau(j) T(0:j, 0:j) V(:, 0:j)^T v(j), a zero column where tau(j) = 0), by halves
+ * joined with trmms past 16 columns. t's lower triangle is not referenced. */
 void qr_t_recurrence(tela_int k, const double *tau, double *t, tela_int ldt);
 
 /* C = op(I - V T V^T) C (left) or C op(I - V T V^T) (right), op the transpose when trans;
