@@ -65,15 +65,15 @@ size_t level3_multiply_len(bool left, tela_int s)
 static void mask_diagonal(const tri_view *t, bool left, const tri_block_span *b, int w,
                           double *panel)
 {
+    /* At depth p the lanes outside are those before p (lower on the left, upper on the right)
+     * or those after it: ranges, not a test per lane, which took a seventh of trmm 32. */
+    const bool before = t->lower == left;
     for (int p = 0; p < b->width; p++) {
         double *depth = panel + (b->i0 + p - b->d0) * w;
-        for (int l = 0; l < b->width; l++) {
-            const int row = left ? l : p, col = left ? p : l;
-            if (t->lower ? col > row : col < row)
-                depth[l] = 0.0;
-            else if (row == col && t->unit)
-                depth[l] = 1.0;
-        }
+        for (int l = before ? 0 : p + 1; l < (before ? p : b->width); l++)
+            depth[l] = 0.0;
+        if (t->unit)
+            depth[p] = 1.0;
     }
 }
 
