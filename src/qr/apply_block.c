@@ -65,10 +65,16 @@ void qr_apply_left_share(const level3_ctx *ctx, bool trans, tela_int rows, tela_
 void qr_explicit_block(tela_int ib, const double *v, tela_int ldv, double *t, double *top,
                        tela_int ldt)
 {
-    for (tela_int j = 0; j < ib; j++)
-        for (tela_int r = 0; r < ib; r++) {
-            if (r > j)
-                t[r + j * ldt] = 0.0;
-            top[r + j * ldt] = r < j ? 0.0 : r == j ? 1.0 : v[r + (size_t)j * (size_t)ldv];
+    /* By ranges of each column: zeros above the unit diagonal, V below it. */
+    for (tela_int j = 0; j < ib; j++) {
+        double *tj = t + j * ldt, *top_j = top + j * ldt;
+        const double *vj = v + (size_t)j * (size_t)ldv;
+        for (tela_int r = 0; r < j; r++)
+            top_j[r] = 0.0;
+        top_j[j] = 1.0;
+        for (tela_int r = j + 1; r < ib; r++) {
+            tj[r] = 0.0;
+            top_j[r] = vj[r];
         }
+    }
 }
