@@ -780,6 +780,38 @@ static void test_special_values(void **state)
     double t3[9] = {1, 0, 0, 1, 1, 0, nan, 1, 0}, b3[3] = {1, 1, 0};
     assert_int_equal(tela_dtrsv(tela_par_auto(), 'U', 'N', 'N', 3, t3, 3, b3, 1), 0);
     assert_true(b3[0] == 0.0 && b3[1] == 1.0 && b3[2] == 0.0);
+    /* The same where the left-out column's Inf and NaN lie in rows past its group of the
+     * diagonal block (dtrsv 'N' solves 8 columns at a time, then their terms into the block's
+     * other rows): lower, column 2 reached as 0 with Inf at row 13 and NaN at row 9; upper,
+     * column 17 with Inf at row 3 and NaN at row 6; a 2 at every other diagonal entry; checked
+     * against reference BLAS. */
+    {
+        enum { M = 20 };
+        double tz[M * M], bz[M], bw[M];
+        for (int u = 0; u < 2; u++) {
+            const bool upper = u == 1;
+            const int zc = upper ? 17 : 2;
+            for (int j = 0; j < M; j++)
+                for (int i = 0; i < M; i++)
+                    tz[i + j * M] = i == j ? 2.0 : (upper ? i < j : i > j) ? 0.25 : nan;
+            tz[zc + zc * M] = 0.0;
+            tz[(upper ? 3 : 13) + zc * M] = inf;
+            tz[(upper ? 6 : 9) + zc * M] = nan;
+            /* x_zc = 0 once the terms of the columns solved before it are in: those columns'
+             * x are 0 too, so b(zc) = 0 is reached as it is. */
+            for (int i = 0; i < M; i++)
+                bz[i] = (upper ? i > zc : i < zc) ? 0.0 : 1.0;
+            bz[zc] = 0.0;
+            memcpy(bw, bz, sizeof bz);
+            assert_int_equal(
+                tela_dtrsv(tela_par_auto(), upper ? 'U' : 'L', 'N', 'N', M, tz, M, bz, 1), 0);
+            for (int i = 0; i < M; i++)
+                assert_true(isfinite(bz[i]));
+            assert_true(bz[zc] == 0.0);
+            ref->trsv(upper ? "U" : "L", "N", "N", &(int){M}, tz, &(int){M}, bw, &one, 1, 1, 1);
+            expect_classes("dtrsv N, a left-out column past its group", bz, bw, M);
+        }
+    }
     /* dtrmv 'N' leaves out column 1 for x_1 = 0, its Inf diagonal and NaN below included. */
     double t4[9] = {1, 0.5, 0.5, 0, inf, nan, 0, 0, 2}, b4[3] = {1, 0, 1};
     assert_int_equal(tela_dtrmv(tela_par_auto(), 'L', 'N', 'N', 3, t4, 3, b4, 1), 0);
