@@ -90,6 +90,8 @@ struct level1_loops {
 extern const level1_loops level1_loops_generic;
 extern const level1_loops level1_loops_avx2;
 extern const level1_loops level1_loops_avx512;
+/* AVX-512's loops for Intel's cores: the dot on zmm registers at every length. */
+extern const level1_loops level1_loops_avx512_intel;
 
 /* The AVX2 loops by name: AVX-512's tables use them for data beyond L1. */
 double level1_dot_avx2(tela_int n, const double *x, const double *y);

@@ -1,6 +1,6 @@
 /* select.c — which instruction set's loops the level-1 routines run: the one par_isa_chosen()
- * names (TELA_ARCH forces a narrower one), looked up once; for vectors of several blocks, its
- * streaming table. */
+ * names (TELA_ARCH forces a narrower one), looked up once, AVX-512's own table for Intel's cores;
+ * for vectors of several blocks, its streaming table. */
 #include "level1/level1.h"
 #include "par/engine.h"
 
@@ -21,6 +21,11 @@ static void choose(void)
 {
     const par_isa isa = par_isa_chosen();
     chosen = isa < PAR_ISA_COUNT && loops_by_isa[isa] ? loops_by_isa[isa] : &level1_loops_generic;
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    if (chosen == &level1_loops_avx512 && __builtin_cpu_is("intel"))
+        chosen = &level1_loops_avx512_intel;
+#endif
 }
 
 const level1_loops *level1_loops_for(tela_int n)
