@@ -90,8 +90,6 @@ struct level1_loops {
 extern const level1_loops level1_loops_generic;
 extern const level1_loops level1_loops_avx2;
 extern const level1_loops level1_loops_avx512;
-/* AVX-512's loops for Intel's cores: the dot on zmm registers at every length. */
-extern const level1_loops level1_loops_avx512_intel;
 
 /* The AVX2 loops by name: AVX-512's tables use them for data beyond L1. */
 double level1_dot_avx2(tela_int n, const double *x, const double *y);
@@ -101,6 +99,8 @@ void level1_swap_avx2(tela_int n, double *x, double *y);
 double level1_asum_avx2(tela_int n, const double *x);
 level1_max level1_amax_avx2(tela_int n, const double *x);
 void level1_rot_avx2(tela_int n, double *x, double *y, double c, double s);
+/* AVX-512's dot on zmm registers at every length (select.c: Intel's cores). */
+double level1_dot_zmm(tela_int n, const double *x, const double *y);
 
 /* The loops for an n-vector of the ISA par_isa_chosen() names (chosen once): its table for one
  * block, its streaming table for more. Every block of a call thus runs the same loops, in a

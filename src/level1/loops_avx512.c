@@ -37,8 +37,8 @@ static inline double sum_acc(__m512d acc[ACC])
     return _mm512_reduce_add_pd(acc[0]);
 }
 
-/* The dot on zmm registers at any length. */
-static LEVEL1_INDEXED double dot_zmm(tela_int n, const double *x, const double *y)
+/* The dot on zmm registers at any length (select.c's choice on Intel's cores). */
+LEVEL1_INDEXED double level1_dot_zmm(tela_int n, const double *x, const double *y)
 {
     __m512d acc[ACC];
     for (int k = 0; k < ACC; k++)
@@ -60,7 +60,7 @@ static LEVEL1_INDEXED double dot_zmm(tela_int n, const double *x, const double *
 
 static double dot_avx512(tela_int n, const double *x, const double *y)
 {
-    return n > ZMM_MAX_2 ? level1_dot_avx2(n, x, y) : dot_zmm(n, x, y);
+    return n > ZMM_MAX_2 ? level1_dot_avx2(n, x, y) : level1_dot_zmm(n, x, y);
 }
 
 static LEVEL1_INDEXED void axpy_avx512(tela_int n, double alpha, const double *x, double *y)
@@ -294,36 +294,6 @@ static const level1_loops level1_loops_avx512_streaming = {
     .amax = level1_amax_avx2,
     .rot = level1_rot_avx2,
     .streaming = &level1_loops_avx512_streaming,
-};
-
-/* On Intel's cores the dot stays on zmm registers at every length: from L2 (10^4, 3 x 10^4,
- * 10^5 elements) it ran 1.16-1.19x the AVX2 loop, level with OpenBLAS's Cooperlake ddot (1088
- * against 1105 ns at 10^4), where the AVX2 loop ran 0.83x OpenBLAS; from memory (10^6) all
- * alike (Xeon model 207). Zen 5's choice above was measured there and stays. */
-static const level1_loops level1_loops_avx512_intel_streaming = {
-    .name = "avx512 streaming",
-    .dot = dot_zmm,
-    .axpy = level1_axpy_avx2,
-    .scal = level1_scal_avx2,
-    .swap = level1_swap_avx2,
-    .asum = level1_asum_avx2,
-    .ssq = ssq_avx512,
-    .amax = level1_amax_avx2,
-    .rot = level1_rot_avx2,
-    .streaming = &level1_loops_avx512_intel_streaming,
-};
-
-const level1_loops level1_loops_avx512_intel = {
-    .name = "avx512",
-    .dot = dot_zmm,
-    .axpy = axpy_avx512,
-    .scal = scal_avx512,
-    .swap = swap_avx512,
-    .asum = asum_avx512,
-    .ssq = ssq_avx512,
-    .amax = amax_avx512,
-    .rot = rot_avx512,
-    .streaming = &level1_loops_avx512_intel_streaming,
 };
 
 const level1_loops level1_loops_avx512 = {
