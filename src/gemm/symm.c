@@ -49,7 +49,7 @@ typedef struct members_job {
     gemm_problem pr;     /* its symmetric operand: each member's own copy */
     gemm_operand stored; /* the triangle as given */
     bool left;
-    char *bufs; /* per member, stride bytes apart */
+    double *bufs; /* per member, stride doubles apart */
     size_t stride;
 } members_job;
 
@@ -61,7 +61,7 @@ static void members_body(tela_member *self, void *arg)
         return;
     gemm_problem mine = job->pr;
     const ptrdiff_t order = mine.k, ld = copy_ld(order);
-    double *copy = (double *)(job->bufs + (size_t)tela_rank(self) * job->stride);
+    double *copy = job->bufs + (size_t)tela_rank(self) * job->stride;
     if (job->left)
         gemm_sym_expand(mine.kernel, &job->stored, order, copy, ld);
     else
@@ -91,11 +91,12 @@ static bool copy_by_members(tela_par par, const gemm_problem *pr, bool left)
         par_scratch_members(par, bound, copy_len(pr->k) * sizeof(double), &job.stride, &owned);
     if (!job.bufs)
         return false;
+    job.stride /= sizeof(double); /* whole lines: a multiple of 8 doubles */
     /* The path's choice reads the operand's shape: a copy's (each member sets its own). */
-    *(left ? &job.pr.a : &job.pr.b) = (gemm_operand){(double *)job.bufs, copy_ld(pr->k), false};
+    *(left ? &job.pr.a : &job.pr.b) = (gemm_operand){job.bufs, copy_ld(pr->k), false};
     if (!gemm_run_members(par, &job.pr, "dsymm", members_body, &job)) {
         /* A bad policy (reported): the whole product on this thread, from the first buffer. */
-        gemm_sym_expand(job.pr.kernel, &job.stored, pr->k, (double *)job.bufs, copy_ld(pr->k));
+        gemm_sym_expand(job.pr.kernel, &job.stored, pr->k, job.bufs, copy_ld(pr->k));
         gemm_serial(&job.pr);
     }
     par_scratch_release(job.bufs, owned);
