@@ -68,6 +68,8 @@ static void members_body(tela_member *self, void *arg)
         gemm_sym_expand_columns(mine.kernel, &job->stored, order, j_from, j_to, copy + j_from * ld,
                                 ld);
     *(job->left ? &mine.a : &mine.b) = (gemm_operand){copy, ld, false};
+    /* op(A) is never transposed here (the copy, or B), so the unpacked path takes no buffer of
+     * its own, which for a held team could be the one these copies live in. */
     gemm_unpacked_columns_in(&mine, j_from, j_to, NULL, 0);
 }
 
@@ -83,17 +85,20 @@ static bool copy_by_members(tela_par par, const gemm_problem *pr, bool left)
 {
     if (par.kind == TELA_PAR_SEQ || gemm_is_small(pr->m, pr->n, pr->k))
         return false;
+    /* The path's choice reads the operand's shape: a copy's (each member sets its own). */
+    members_job job = {*pr, left ? pr->a : pr->b, left, NULL, 0};
+    *(left ? &job.pr.a : &job.pr.b) = (gemm_operand){NULL, copy_ld(pr->k), false};
+    if (!gemm_prefers_unpacked(&job.pr))
+        return false; /* as dgemm_reads_in_place found; so the region below is the unpacked one */
     const ptrdiff_t blocks = (pr->n + 7) / 8;
     const int bound = par_width_bound(par) < blocks ? par_width_bound(par) : (int)blocks;
-    members_job job = {*pr, left ? pr->a : pr->b, left, NULL, 0};
     bool owned = false;
     job.bufs =
         par_scratch_members(par, bound, copy_len(pr->k) * sizeof(double), &job.stride, &owned);
     if (!job.bufs)
         return false;
     job.stride /= sizeof(double); /* whole lines: a multiple of 8 doubles */
-    /* The path's choice reads the operand's shape: a copy's (each member sets its own). */
-    *(left ? &job.pr.a : &job.pr.b) = (gemm_operand){job.bufs, copy_ld(pr->k), false};
+    (left ? &job.pr.a : &job.pr.b)->p = job.bufs;
     if (!gemm_run_members(par, &job.pr, "dsymm", members_body, &job)) {
         /* A bad policy (reported): the whole product on this thread, from the first buffer. */
         gemm_sym_expand(job.pr.kernel, &job.stored, pr->k, job.bufs, copy_ld(pr->k));
