@@ -7,9 +7,9 @@ void qr_build_t(tela_par par, tela_int m, tela_int k, const double *v, tela_int 
                 const double *tau, double *t, tela_int ldt)
 {
     /* S = V^T V in T's upper triangle. The part of V's own unit lower k x k triangle V1 by one
-     * trmm, S = X V1 with X = V1^T written into t: the strict upper triangle's k^3 / 6 dots, one
-     * call each, took a third of orgqr 64 on one thread. The rows below by syrk, added. T's lower
-     * triangle, which trmm fills too, is never read. */
+     * trmm, S = X V1 with X = V1^T written into t: the strict upper triangle's k (k - 1) / 2
+     * dots, a call each, took a third of orgqr 64 on one thread. The rows below by syrk, added. T's
+     * lower triangle, which trmm fills too, is never read. */
     for (tela_int j = 0; j < k; j++) {
         for (tela_int i = 0; i < j; i++)
             t[i + j * ldt] = v[j + i * ldv];
