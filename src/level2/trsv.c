@@ -1,8 +1,10 @@
 /* trsv.c — tela_dtrsv: solves op(A) x = b in place, A triangular.
  *
  * Blocked by LEVEL2_TRI_BLOCK diagonal blocks, taken in the order the solve needs (from the
- * first for 'N' lower and 'T' upper, from the last otherwise). A diagonal block is solved column
- * by column in reference's order; the rest is rectangular and streamed down columns:
+ * first for 'N' lower and 'T' upper, from the last otherwise). A diagonal block is solved
+ * TRSV_SUB columns at a time, their own triangle column by column in reference's order and
+ * their terms for the block's other rows through the kernels; the rest is rectangular and
+ * streamed down columns:
  *   'N' (right-looking): once a block is solved, the rows still to solve get its columns'
  *       terms (level2_gemv_n), rows shared among members;
  *   'T' (left-looking): before a block is solved, its columns' dots with the solved part
