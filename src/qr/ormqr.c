@@ -96,7 +96,13 @@ void qr_multiply(tela_par par, bool left, bool trans, tela_int m, tela_int n, te
                             .w = work + 2 * (size_t)blocks * nn,
                             .w_len = 2 * (size_t)nb * (size_t)n + 8};
         const double estimate = 4.0 * (double)m * (double)n * (double)k * par_rate_ns_per_flop();
-        if (tela_parallel_gated(par, "ormqr", estimate, 2, multiply_body, &job) < 0)
+        /* No more members than C has shares of columns: with one share, a second member only
+         * moved the whole product to the other core, after a barrier, reading V and C from the
+         * caller's caches (gels4 96 and 128 with n / 8 right-hand sides on two threads ran
+         * 0.93x and 0.96x one thread). */
+        const tela_int shares = (n + QR_SHARE_COLUMNS - 1) / QR_SHARE_COLUMNS;
+        const tela_par members = tela_par_limit(par, shares < (1 << 20) ? (int)shares : 1 << 20);
+        if (tela_parallel_gated(members, "ormqr", estimate, 2, multiply_body, &job) < 0)
             tela_parallel_gated(tela_par_seq(), "ormqr", estimate, 2, multiply_body, &job);
         return;
     }
