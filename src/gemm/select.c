@@ -108,12 +108,7 @@ static long cache_bytes(int name, const char *sys_index)
  * against no request, and keeps it until measured (docs/gemm.md). */
 static bool spreads_requests(void)
 {
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_cpu_init();
-    return __builtin_cpu_is("intel");
-#else
-    return false;
-#endif
+    return par_cpu_is_intel();
 }
 
 static pthread_once_t sized_once = PTHREAD_ONCE_INIT;

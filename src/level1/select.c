@@ -42,8 +42,7 @@ static void choose(void)
     const par_isa isa = par_isa_chosen();
     chosen = isa < PAR_ISA_COUNT && loops_by_isa[isa] ? loops_by_isa[isa] : &level1_loops_generic;
 #if defined(__x86_64__)
-    __builtin_cpu_init();
-    if (chosen == &level1_loops_avx512 && __builtin_cpu_is("intel"))
+    if (chosen == &level1_loops_avx512 && par_cpu_is_intel())
         use_zmm_dot();
 #endif
 }

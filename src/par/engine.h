@@ -102,6 +102,9 @@ typedef enum par_isa { PAR_ISA_GENERIC, PAR_ISA_AVX2, PAR_ISA_AVX512, PAR_ISA_CO
 par_isa par_isa_chosen(void);
 /* Whether this CPU runs isa. */
 bool par_isa_runs(par_isa isa);
+/* Whether the CPU is Intel's: where a kernel family measured a choice on Intel's cores and on
+ * AMD's apart (false off x86). */
+bool par_cpu_is_intel(void);
 /* "generic", "avx2", "avx512"; par_isa_by_name's inverse (PAR_ISA_COUNT for an unknown name). */
 const char *par_isa_name(par_isa isa);
 par_isa par_isa_by_name(const char *name);

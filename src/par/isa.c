@@ -42,6 +42,16 @@ bool par_isa_runs(par_isa isa)
     return isa == PAR_ISA_GENERIC;
 }
 
+bool par_cpu_is_intel(void)
+{
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+    __builtin_cpu_init();
+    return __builtin_cpu_is("intel");
+#else
+    return false;
+#endif
+}
+
 static par_isa chosen;
 static pthread_once_t chosen_once = PTHREAD_ONCE_INIT;
 
