@@ -100,7 +100,7 @@ void qr_multiply(tela_par par, bool left, bool trans, tela_int m, tela_int n, te
          * moved the whole product to the other core, after a barrier, reading V and C from the
          * caller's caches (gels4 96 and 128 with n / 8 right-hand sides on two threads ran
          * 0.93x and 0.96x one thread). */
-        const tela_int shares = (n + QR_SHARE_COLUMNS - 1) / QR_SHARE_COLUMNS;
+        const tela_int shares = qr_shares(n);
         const tela_par members = tela_par_limit(par, shares < (1 << 20) ? (int)shares : 1 << 20);
         if (tela_parallel_gated(members, "ormqr", estimate, 2, multiply_body, &job) < 0)
             tela_parallel_gated(tela_par_seq(), "ormqr", estimate, 2, multiply_body, &job);

@@ -72,6 +72,11 @@ void qr_explicit_block(tela_int ib, const double *v, tela_int ldv, double *t, do
  * part `part` of `parts` of the columns [from, to), cut at such multiples after from. */
 #define QR_SHARE_COLUMNS 24
 void qr_share(tela_int from, tela_int to, int part, int parts, tela_int *first, tela_int *last);
+/* The shares of QR_SHARE_COLUMNS that cols columns make (the last one partial). */
+static inline tela_int qr_shares(tela_int cols)
+{
+    return (cols + QR_SHARE_COLUMNS - 1) / QR_SHARE_COLUMNS;
+}
 
 /* Reflectors per block of the blocked algorithms, chosen by the problem alone. */
 tela_int qr_block_size(tela_int m, tela_int n);

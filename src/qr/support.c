@@ -92,7 +92,7 @@ int qr_multiply_args(bool lq, char side, char trans, tela_int m, tela_int n, tel
 
 void qr_share(tela_int from, tela_int to, int part, int parts, tela_int *first, tela_int *last)
 {
-    const tela_int units = (to - from + QR_SHARE_COLUMNS - 1) / QR_SHARE_COLUMNS;
+    const tela_int units = qr_shares(to - from);
     const tela_int a = from + units * part / parts * QR_SHARE_COLUMNS;
     const tela_int b = from + units * (part + 1) / parts * QR_SHARE_COLUMNS;
     *first = a < to ? a : to;
