@@ -485,15 +485,19 @@ bool gemm_unpacked_columns_in(const gemm_problem *pr, ptrdiff_t j_from, ptrdiff_
 /* Scales C by beta (beta = 0: zero, overwriting NaN), for alpha = 0 or k = 0. */
 void gemm_scale_c(double *c, ptrdiff_t ldc, ptrdiff_t m, ptrdiff_t n, double beta);
 
-/* For the files compiled with AVX-512 flags (the packers, the small path): rows r[0..7]
- * (8 doubles each) become columns, r[q] then holding element q of every row. */
+/* For the files compiled with AVX-512 flags (the packers, the small path): 8 x 8 transposes of
+ * doubles in registers. */
 #if defined(__AVX512F__)
 #include <immintrin.h>
-static inline void gemm_transpose8_avx512(__m512d r[8])
+/* The first two of the transpose's three shuffle stages: u[q] (q < 4) holds elements q and q + 4
+ * of rows 0-3 (a_q b_q c_q d_q a_q+4 b_q+4 c_q+4 d_q+4), u[4 + q] the same of rows 4-7. A caller
+ * that stores the 256-bit halves itself skips the third stage: every shuffle runs on the port
+ * the second FMA unit has (docs/gemm.md, "Small sizes"). */
+static inline void gemm_transpose8_halves_avx512(const __m512d r[8], __m512d u[8])
 {
     const __m512i lo_pairs = _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0);
     const __m512i hi_pairs = _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2);
-    __m512d t[8], u[8];
+    __m512d t[8];
     for (int q = 0; q < 4; q++) {
         const int e = 2 * q, o = 2 * q + 1;
         t[e] = _mm512_unpacklo_pd(r[e], r[o]);
@@ -506,7 +510,13 @@ static inline void gemm_transpose8_avx512(__m512d r[8])
             u[4 * q + 2 + s] = _mm512_permutex2var_pd(t[4 * q + s], hi_pairs, t[4 * q + 2 + s]);
         }
     }
-    /* u[0] = a0 b0 c0 d0 a4 b4 c4 d4, u[1] = a1 b1 c1 d1 a5 ..., u[2] = a2 .., u[3] = a3 .. */
+}
+
+/* Rows r[0..7] (8 doubles each) become columns, r[q] then holding element q of every row. */
+static inline void gemm_transpose8_avx512(__m512d r[8])
+{
+    __m512d u[8];
+    gemm_transpose8_halves_avx512(r, u);
     for (int s = 0; s < 4; s++) {
         r[s] = _mm512_shuffle_f64x2(u[s], u[4 + s], 0x44);
         r[4 + s] = _mm512_shuffle_f64x2(u[s], u[4 + s], 0xee);
