@@ -146,11 +146,7 @@ static void kernel_gemv_t(tela_int m, tela_int n, const double *a, tela_int lda,
 
 /* ---- symv ---- */
 
-/* Orders of symv from which A streams from memory: its columns are prefetched ahead (one A
- * stream per column besides x and p, more than the hardware prefetcher keeps up with), which in
- * cache only costs. */
-#define SYMV_STREAM_ORDER 1024
-/* How far ahead, doubles: eight lines. */
+/* How far ahead symv prefetches a streaming A's columns, doubles: eight lines. */
 #define SYMV_PREFETCH 64
 
 /* Rows [i, i + lanes) of g columns col[k] in one pass: p += sum of col[k] t[k] (t = alpha x_j),
@@ -185,34 +181,33 @@ static inline __attribute__((always_inline)) void symv_span(const double *const 
         symv_rows(col, t, acc, g, x, p, i, (int)(rows - i), false);
 }
 
-/* symv_span, prefetching when the matrix streams from memory. */
+/* symv_span, prefetching when the matrix streams (level2.h, symv_upper). */
 static inline __attribute__((always_inline)) void
 symv_column_span(const double *const *col, const l2_vec *t, l2_vec *acc, int g, const double *x,
-                 double *p, tela_int rows, tela_int order)
+                 double *p, tela_int rows, bool stream)
 {
-    if (order >= SYMV_STREAM_ORDER)
+    if (stream)
         symv_span(col, t, acc, g, x, p, rows, true);
     else
         symv_span(col, t, acc, g, x, p, rows, false);
 }
 
-/* Column j of the upper triangle alone: the rows above it as vectors, then its diagonal. order:
- * the rows the block's columns reach, what decides prefetching. */
-static void symv_upper_one(tela_int j, tela_int order, double alpha, const double *a, tela_int lda,
+/* Column j of the upper triangle alone: the rows above it as vectors, then its diagonal. */
+static void symv_upper_one(tela_int j, bool stream, double alpha, const double *a, tela_int lda,
                            const double *x, double *p)
 {
     const double *col[1] = {a + j * lda};
     const double tj = alpha * x[j];
     const l2_vec t[1] = {l2_set1(tj)};
     l2_vec acc[1] = {l2_zero()};
-    symv_column_span(col, t, acc, 1, x, p, j, order);
+    symv_column_span(col, t, acc, 1, x, p, j, stream);
     p[j] = l2_fma1(alpha, l2_sum(acc[0]), l2_fma1(col[0][j], tj, p[j]));
 }
 
 /* Columns j .. j + L2_LANES - 1 of the upper triangle: the rows above them as vectors, then
  * their diagonal block as one more vector of rows, each column's lanes masked at the diagonal
  * (the other triangle is never read). */
-static inline __attribute__((always_inline)) void symv_upper_full(tela_int j, tela_int order,
+static inline __attribute__((always_inline)) void symv_upper_full(tela_int j, bool stream,
                                                                   double alpha, const double *a,
                                                                   tela_int lda, const double *x,
                                                                   double *p)
@@ -224,7 +219,7 @@ static inline __attribute__((always_inline)) void symv_upper_full(tela_int j, te
         t[k] = l2_set1(alpha * x[j + k]);
         acc[k] = l2_zero();
     }
-    symv_column_span(col, t, acc, L2_LANES, x, p, j, order);
+    symv_column_span(col, t, acc, L2_LANES, x, p, j, stream);
     const l2_vec xv = l2_load(x + j);
     l2_vec pv = l2_load(p + j);
     for (int k = 0; k < L2_LANES; k++) {
@@ -236,26 +231,26 @@ static inline __attribute__((always_inline)) void symv_upper_full(tela_int j, te
 }
 
 static void kernel_symv_upper(tela_int c0, tela_int c1, double alpha, const double *a, tela_int lda,
-                              const double *x, double *p)
+                              const double *x, double *p, bool stream)
 {
     tela_int j = c0;
     for (; j + L2_LANES <= c1; j += L2_LANES)
-        symv_upper_full(j, c1, alpha, a, lda, x, p);
+        symv_upper_full(j, stream, alpha, a, lda, x, p);
     for (; j < c1; j++)
-        symv_upper_one(j, c1, alpha, a, lda, x, p);
+        symv_upper_one(j, stream, alpha, a, lda, x, p);
 }
 
 /* Column j of the lower triangle alone: its diagonal, then the rows below as vectors. q is p's
  * row j. */
 static void symv_lower_one(tela_int n, tela_int j, double alpha, const double *a, tela_int lda,
-                           const double *x, double *q)
+                           const double *x, double *q, bool stream)
 {
     const double *col[1] = {a + j * lda + j + 1};
     const double tj = alpha * x[j];
     const l2_vec t[1] = {l2_set1(tj)};
     l2_vec acc[1] = {l2_zero()};
     const double diagonal = l2_fma1(a[j + j * lda], tj, q[0]);
-    symv_column_span(col, t, acc, 1, x + j + 1, q + 1, n - j - 1, n);
+    symv_column_span(col, t, acc, 1, x + j + 1, q + 1, n - j - 1, stream);
     q[0] = l2_fma1(alpha, l2_sum(acc[0]), diagonal);
 }
 
@@ -264,7 +259,7 @@ static void symv_lower_one(tela_int n, tela_int j, double alpha, const double *a
 static inline __attribute__((always_inline)) void symv_lower_full(tela_int n, tela_int j,
                                                                   double alpha, const double *a,
                                                                   tela_int lda, const double *x,
-                                                                  double *q)
+                                                                  double *q, bool stream)
 {
     const double *col[L2_LANES];
     l2_vec t[L2_LANES], acc[L2_LANES];
@@ -278,18 +273,19 @@ static inline __attribute__((always_inline)) void symv_lower_full(tela_int n, te
         acc[k] = l2_fma_lanes(av, xv, l2_zero(), k + 1, L2_LANES); /* below the diagonal */
         col[k] += L2_LANES;
     }
-    symv_column_span(col, t, acc, L2_LANES, x + j + L2_LANES, q + L2_LANES, n - j - L2_LANES, n);
+    symv_column_span(col, t, acc, L2_LANES, x + j + L2_LANES, q + L2_LANES, n - j - L2_LANES,
+                     stream);
     l2_store(q, l2_fma(l2_set1(alpha), l2_sums(acc), pv));
 }
 
 static void kernel_symv_lower(tela_int n, tela_int c0, tela_int c1, double alpha, const double *a,
-                              tela_int lda, const double *x, double *p)
+                              tela_int lda, const double *x, double *p, bool stream)
 {
     tela_int j = c0;
     for (; j + L2_LANES <= c1; j += L2_LANES)
-        symv_lower_full(n, j, alpha, a, lda, x, p + (j - c0));
+        symv_lower_full(n, j, alpha, a, lda, x, p + (j - c0), stream);
     for (; j < c1; j++)
-        symv_lower_one(n, j, alpha, a, lda, x, p + (j - c0));
+        symv_lower_one(n, j, alpha, a, lda, x, p + (j - c0), stream);
 }
 
 /* ---- rank-1 and rank-2 column updates ---- */

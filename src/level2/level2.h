@@ -47,13 +47,15 @@ typedef struct level2_kernels {
                    const double *acc_in, double *acc_out, double *dots);
     /* The stored upper triangle's columns c0 <= j < c1 of a symmetric A, in one pass:
      * p[i] += alpha a(i, j) x_j for i < j, p[j] += alpha (a(j, j) x_j + sum over i < j of
-     * a(i, j) x_i). p holds rows 0 .. c1 - 1. */
+     * a(i, j) x_i). p holds rows 0 .. c1 - 1. stream: A's columns are prefetched ahead (one
+     * stream per column besides x and p), for an A the caller expects from memory
+     * (level2_symv_streams). */
     void (*symv_upper)(tela_int c0, tela_int c1, double alpha, const double *a, tela_int lda,
-                       const double *x, double *p);
+                       const double *x, double *p, bool stream);
     /* The lower triangle's columns c0 <= j < c1 of the n x n A likewise (rows j .. n - 1 of
      * each); p holds rows c0 .. n - 1, row i at p[i - c0]. */
     void (*symv_lower)(tela_int n, tela_int c0, tela_int c1, double alpha, const double *a,
-                       tela_int lda, const double *x, double *p);
+                       tela_int lda, const double *x, double *p, bool stream);
     /* a[0:m) += x[0:m) t, fused. */
     void (*axpy)(tela_int m, double t, const double *x, double *a);
     /* a[0:m) += x[0:m) t + y[0:m) u, each term fused in that order. */
@@ -66,6 +68,8 @@ extern const level2_kernels level2_kernels_avx512;
 
 /* The set of par_isa_chosen() (select.c). */
 const level2_kernels *level2_kernels_get(void);
+/* Whether symv's kernels prefetch the columns of a triangle reaching `order` rows (select.c). */
+bool level2_symv_streams(tela_int order);
 
 /* ---- flags, as reference LSAME reads them (first character, either case) ---- */
 

@@ -55,11 +55,13 @@ static void symv_body(tela_member *self, void *arg)
         block_rows(job, b, &from, &to);
         double *p = job->partials + b * job->stride;
         memset(p + from, 0, sizeof(double) * (size_t)(to - from));
+        /* The rows the block's columns reach decide prefetching. */
         if (job->upper)
-            job->kr->symv_upper(job->cut[b], job->cut[b + 1], 1.0, job->a, job->lda, job->x, p);
+            job->kr->symv_upper(job->cut[b], job->cut[b + 1], 1.0, job->a, job->lda, job->x, p,
+                                level2_symv_streams(job->cut[b + 1]));
         else
             job->kr->symv_lower(job->n, job->cut[b], job->cut[b + 1], 1.0, job->a, job->lda, job->x,
-                                p + from);
+                                p + from, level2_symv_streams(job->n));
     }
 }
 
@@ -128,9 +130,9 @@ static void symv_direct(const level2_kernels *kr, bool upper, tela_int n, double
     }
     level2_scale(n, beta, ys, 1);
     if (upper)
-        kr->symv_upper(0, n, alpha, a, lda, xs, ys);
+        kr->symv_upper(0, n, alpha, a, lda, xs, ys, level2_symv_streams(n));
     else
-        kr->symv_lower(n, 0, n, alpha, a, lda, xs, ys);
+        kr->symv_lower(n, 0, n, alpha, a, lda, xs, ys, level2_symv_streams(n));
     if (incy != 1)
         level2_scatter(n, yc, y, incy);
 }
