@@ -160,11 +160,6 @@ bool level3_solve_in_steps(tela_par par, const tri_view *t, tela_int s, tela_int
 void level3_share_by_speed(const double *speeds, tela_int count, int r, int w, tela_int *from,
                            tela_int *to);
 
-static inline double tri_at(const tri_view *t, tela_int i, tela_int j)
-{
-    return t->trans ? t->a[j + i * t->lda] : t->a[i + j * t->lda];
-}
-
 /* The block op(A)[i0.., j0..] as a tela_dgemm operand: pointer and 'N'/'T'. */
 static inline const double *tri_block(const tri_view *t, tela_int i0, tela_int j0, char *ta)
 {
