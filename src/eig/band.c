@@ -51,7 +51,7 @@ void eig_sy2sb(tela_par par, tela_int n, tela_int b, double *a, tela_int lda, do
         const tela_int pn = n - i - b, pk = pn < b ? pn : b;
         double *v = &AT(a, lda, i + b, i), *a22 = &AT(a, lda, i + b, i + b);
         if (pn >= b) {
-            qr_panel(par, pn, b, v, lda, tau, t, b);
+            qr_panel(par, pn, b, v, lda, tau, t, b, true);
         } else {
             /* the last panel, shorter than wide: pn reflectors, the columns right of them
              * (inside the band) taking them too */

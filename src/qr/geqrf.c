@@ -41,7 +41,7 @@ static void factor_panel(const factor_job *job, tela_int p)
 {
     const tela_int i = p * job->nb, ib = panel_width(job, p), nb = job->nb;
     double *v = job->a + i + (size_t)i * job->lda, *t = job->t[p % 2];
-    qr_panel(tela_par_seq(), job->m - i, ib, v, job->lda, job->tau + i, t, nb);
+    qr_panel(tela_par_seq(), job->m - i, ib, v, job->lda, job->tau + i, t, nb, true);
     qr_explicit_block(ib, v, job->lda, t, job->v_top[p % 2], nb);
     if (job->t_keep)
         qr_copy_upper(ib, t, nb, job->t_keep + (size_t)i * (size_t)nb, nb);
@@ -155,7 +155,7 @@ void qr_factor(tela_par par, tela_int m, tela_int n, double *a, tela_int lda, do
         for (tela_int i = 0; i < k; i += nb) {
             const tela_int ib = k - i < nb ? k - i : nb;
             double *panel = a + i + (size_t)i * (size_t)lda;
-            qr_panel(steps, m - i, ib, panel, lda, tau + i, work, nb);
+            qr_panel(steps, m - i, ib, panel, lda, tau + i, work, nb, t_keep || i + ib < n);
             if (t_keep)
                 qr_copy_upper(ib, work, nb, t_keep + (size_t)i * (size_t)nb, nb);
             if (i + ib < n)

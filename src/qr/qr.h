@@ -17,9 +17,10 @@ void qr_reflector(tela_int n, double *alpha, double *x, tela_int incx, double *t
 
 /* The QR of the m x n panel a (n <= m), recursively (Elmroth-Gustavson, LAPACK's dgeqrt3):
  * reflectors and tau as geqrf stores them, and the n x n upper triangular T of
- * H(1) ... H(n) = I - V T V^T in t (its strictly lower part untouched). */
+ * H(1) ... H(n) = I - V T V^T in t (its strictly lower part untouched). want_t false: t is only
+ * workspace (n x n) and ends holding no T; the reflectors and tau are the same bits. */
 void qr_panel(tela_par par, tela_int m, tela_int n, double *a, tela_int lda, double *tau, double *t,
-              tela_int ldt);
+              tela_int ldt, bool want_t);
 
 /* LAPACK's dgeqr2: the reflectors column by column, each applied to the columns right of it
  * (the panel's leaves, and what the routines fall back on without scratch memory). */

@@ -73,7 +73,7 @@ static void factor_leaf(const tsqr_job *job, tela_int leaf)
     const tela_int n = job->n, from = leaf_from(job, leaf), rows = leaf_from(job, leaf + 1) - from;
     double *a = job->a + from;
     qr_panel(tela_par_seq(), rows, n, a, job->lda, job->leaf_tau + (size_t)leaf * n,
-             leaf_t(job, leaf), n);
+             leaf_t(job, leaf), n, true);
     const tela_int ld = job->leaves * n;
     double *r = job->stack + (size_t)leaf * n;
     for (tela_int j = 0; j < n; j++)
@@ -127,7 +127,7 @@ static void leaf_q_top(const tsqr_job *job, tela_int leaf, const double *x, doub
 static void top_step(const tsqr_job *job, double *x)
 {
     const tela_int n = job->n, ld = job->leaves * n;
-    qr_panel(tela_par_seq(), ld, n, job->stack, ld, job->top_tau, job->top_t, n);
+    qr_panel(tela_par_seq(), ld, n, job->stack, ld, job->top_tau, job->top_t, n, true);
     for (tela_int j = 0; j < n; j++)
         for (tela_int i = 0; i <= j; i++)
             job->r[i + (size_t)j * n] = job->stack[i + (size_t)j * ld];
