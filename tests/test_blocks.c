@@ -241,9 +241,26 @@ static void test_member_grids(void **state)
 static void test_unpacked_path_and_lda(void **state)
 {
     (void)state;
-    const gemm_kernel *kr = gemm_kernel_by_name("avx512");
-    if (!kr || !kr->unpacked_fast)
+    const gemm_kernel *avx512 = gemm_kernel_by_name("avx512");
+    if (!avx512 || !avx512->unpacked_fast)
         skip(); /* the choice exists for the AVX-512 small path only */
+    /* The bounds below were measured with a 1 MiB L2 (Zen 5); whatever this machine's L2, the
+     * set is told that one. With 2 MiB (the Xeon) A may take twice as much in place, not A^T's
+     * copy (each member copies it). */
+    gemm_kernel one_mib = *avx512, two_mib = *avx512;
+    one_mib.l2 = 1 << 20;
+    two_mib.l2 = 2 << 20;
+    const gemm_kernel *kr = &one_mib;
+    assert_true(unpacked(&two_mib, 320, 320, 320, 320));
+    assert_false(unpacked(kr, 320, 320, 320, 320));
+    assert_true(unpacked(&two_mib, 2000, 2000, 64, 2000));
+    assert_false(unpacked(&two_mib, 400, 400, 400, 400));
+    assert_false(unpacked_op(&two_mib, true, false, 300, 300, 300, 300, 300));
+    assert_true(unpacked_op(&two_mib, true, false, 256, 256, 256, 256, 256));
+    gemm_kernel unknown = *avx512;
+    unknown.l2 = 0; /* half of 1 MiB */
+    assert_false(unpacked(&unknown, 320, 320, 320, 320));
+    assert_true(unpacked(&unknown, 256, 256, 256, 256));
     /* 256 x 256 x 32: unpacked at lda = 520 (columns spread over L1's sets), packed at 512,
      * 1024 and 2048 (all 32 columns in one set). */
     assert_true(unpacked(kr, 256, 256, 32, 520));

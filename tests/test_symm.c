@@ -597,8 +597,9 @@ static double *sym_whole(const mat *a, bool upper, int s)
 /* Each shape at widths 1 (serial), 2 and 8 (a pool of 8, the near-free dispatch table: every
  * region splits), bitwise; dsymm also bitwise equal to tela_dgemm on the whole matrix, the
  * product it is defined to compute. Shapes on the copied (unpacked) and the packed path, edges
- * and more than one block of mc and kc; on the right, 150 x 270 and 16 x 700 copy the matrix a
- * strip of columns at a time (order past 256, few rows: dgemm reads it in place). */
+ * and more than one block of mc and kc; on the right, 100 x 400 and 16 x 700 copy the matrix a
+ * strip of columns at a time (order past the whole copy's bound, 256 with a 1 MiB L2 and 362
+ * with 2 MiB; few rows: dgemm reads it in place), and 150 x 270 on one of the two. */
 static void test_same_bits_at_every_width(void **state)
 {
     (void)state;
@@ -607,8 +608,8 @@ static void test_same_bits_at_every_width(void **state)
     assert_non_null(pool);
     const tela_par pars[] = {tela_par_seq(), tela_par_limit(tela_par_pool(pool), 2),
                              tela_par_pool(pool)};
-    static const int symm_shapes[][2] = {{100, 60},  {60, 150}, {290, 150},
-                                         {150, 270}, {23, 9},   {16, 700}};
+    static const int symm_shapes[][2] = {{100, 60}, {60, 150}, {290, 150}, {150, 270},
+                                         {23, 9},   {16, 700}, {100, 400}};
     tl_seed(6);
     for (size_t z = 0; z < sizeof symm_shapes / sizeof symm_shapes[0]; z++)
         for (int sd = 0; sd < 2; sd++)

@@ -446,6 +446,11 @@ static bool columns_in_one_l1_set(ptrdiff_t ld, ptrdiff_t k)
     return k > 8 && ld * (ptrdiff_t)sizeof(double) % 4096 == 0;
 }
 
+double gemm_unpacked_reread_max(const gemm_kernel *kr)
+{
+    return kr->l2 > 0 ? (double)kr->l2 / 2.0 / (double)sizeof(double) : GEMM_UNPACKED_A_MAX;
+}
+
 bool gemm_prefers_unpacked(const gemm_problem *pr)
 {
     const ptrdiff_t m = pr->m, n = pr->n, k = pr->k;
@@ -479,7 +484,8 @@ bool gemm_prefers_unpacked(const gemm_problem *pr)
      * Against packing, one thread: 16 x 4000 x 4000 NN 2.06x, 64 x 4000 x 1000 NN 1.28x,
      * 1000 x 1000 x 16 NN 1.13x and NT 1.22x, 256 x 2000 x 256 NN 1.11x and NT 1.04x. */
     const bool b_any_width = !both && (!pr->b.trans || k <= 256);
-    return reread <= 6144.0 || (reread <= GEMM_UNPACKED_A_MAX && (other <= 256 || b_any_width));
+    return reread <= 6144.0 ||
+           (reread <= gemm_unpacked_reread_max(pr->kernel) && (other <= 256 || b_any_width));
 }
 
 void gemm_small(const gemm_problem *pr)

@@ -467,9 +467,17 @@ static inline bool gemm_run_small(const gemm_problem *pr)
 bool gemm_prefers_unpacked(const gemm_problem *pr);
 /* Doubles of op(A) = A^T the AVX-512 small path transposes on its stack. */
 #define GEMM_SMALL_TRANSPOSE_MAX 4096
-/* Most doubles of the operand the unpacked path re-reads (A, m x k; both transposed B, n x k):
- * half of a 1 MiB L2. */
+/* Most doubles of the operand the unpacked path re-reads in place (A, m x k; both transposed B,
+ * n x k) where the L2 is unknown, and of op(A) = A^T's copy on any machine: half of a 1 MiB L2.
+ * Each member of a region makes its own copy: with a 2 MiB L2, TN 300^3 on the copy ran 0.90x
+ * packing on one thread and 0.81x on two (the Xeon, model 207). */
 #define GEMM_UNPACKED_A_MAX 65536
+/* Most doubles of the operand the unpacked path re-reads in place: half of kr's L2, the bound
+ * above where it is unknown. Measured with a 1 MiB L2 on Zen 5 (square 384 lost to packing) and
+ * a 2 MiB one on the Xeon (model 207): NN 272-352 on one thread 1.10-1.12x packing (72-74 ->
+ * 80-83 GFLOP/s), two 1.04-1.08x at 272-340 (352 level), 2000 x 2000 x 64 1.04-1.05x, 256 x
+ * 512 x 512 1.19x, 512 x 2000 x 256 and 512 x 512 x 256 level (process-local pairs). */
+double gemm_unpacked_reread_max(const gemm_kernel *kr);
 /* Whether the unpacked path runs pr on a copy of op(A) = A^T (m x k, ld m) made first: A^T alone,
  * larger than the small path's stack copy. */
 bool gemm_unpacked_copies_a(const gemm_problem *pr);

@@ -11,9 +11,17 @@
 #include "gemm/level3.h"
 #include "par/engine.h"
 
-/* The largest order of A copied whole for the unpacked path (the left side's A then fits half
- * of L2, as dgemm asks of its A there; larger ones pack). */
-#define SYMM_COPY_ORDER 256
+#include <math.h>
+
+/* The largest order of A copied whole for the unpacked path: the left side's A (order^2) then
+ * fits dgemm's bound for what that path re-reads in place (half of L2: 256 with 1 MiB, 362 with
+ * 2 MiB); larger ones pack. */
+static ptrdiff_t copy_order_max(const gemm_kernel *kr)
+{
+    /* A whole number of doubles: its square root is correctly rounded, never up to the next
+     * integer, so the floor is exact. */
+    return (ptrdiff_t)floor(sqrt(gemm_unpacked_reread_max(kr)));
+}
 
 /* The leading dimension of A's copy: a whole number of lines, and an odd one, so its columns
  * spread over all the L1 sets (a multiple of 512 doubles put them all in one: driver.c). */
@@ -32,7 +40,8 @@ static size_t copy_len(ptrdiff_t order)
  * dsymm called serially in a region body then copies as it would outside, for the same bits. */
 __attribute__((constructor)) static void declare_scratch(void)
 {
-    par_scratch_declare(PAR_SCRATCH_ROUTINE, copy_len(SYMM_COPY_ORDER) * sizeof(double));
+    par_scratch_declare(PAR_SCRATCH_ROUTINE,
+                        copy_len(copy_order_max(gemm_kernel_get())) * sizeof(double));
 }
 
 /* Whether dgemm would read the whole matrix in place (its unpacked path) in this product, from
@@ -149,7 +158,7 @@ static void strips_body(tela_member *self, void *arg)
 }
 
 /* Side 'R' where dgemm would read the whole matrix in place but its order is past
- * SYMM_COPY_ORDER (few rows of B: m x order within the unpacked path's bound): C's columns in
+ * copy_order_max (few rows of B: m x order within the unpacked path's bound): C's columns in
  * strips, members taking whole strips, each strip's columns of the whole matrix expanded into
  * the member's buffer first. The unpacked path computes each element alike however C's columns
  * are split: dgemm's bits for the whole matrix. False when no buffers can be had (then: packing).
@@ -227,11 +236,12 @@ int tela_dsymm(tela_par par, char side, char uplo, tela_int m, tela_int n, doubl
     bool owned = false;
     double *full = NULL;
     /* On the left dgemm's re-read operand is the matrix itself, order^2: past the unpacked path's
-     * bound whenever order is past SYMM_COPY_ORDER, so only the right takes strips. */
+     * bound whenever order is past copy_order_max, so only the right takes strips. */
     const bool in_place = dgemm_reads_in_place(&pr, left);
-    if (in_place && order <= SYMM_COPY_ORDER && copy_by_members(par, &pr, left))
+    const bool whole = order <= copy_order_max(pr.kernel);
+    if (in_place && whole && copy_by_members(par, &pr, left))
         return 0;
-    if (in_place && order <= SYMM_COPY_ORDER)
+    if (in_place && whole)
         full = par_scratch_thread(PAR_SCRATCH_ROUTINE, copy_len(order) * sizeof(double), &owned);
     else if (in_place && !left && copy_by_strips(par, &pr))
         return 0;
