@@ -7,6 +7,13 @@
 #include <float.h>
 #include <math.h>
 
+/* Right-hand sides up to which a least-squares solve (m >= n, trans N) applies Q^T to B one
+ * reflector at a time, as LAPACK's dorm2r, and its dgeqrf builds no T: a T and a blocked product
+ * cost more than the few columns they serve. On the Xeon (model 207), one thread, pairs against
+ * the blocked way: nrhs 1 at 16-128 square 1.03-1.30x, 1024 x 256 1.06x; nrhs 4 at 64-256
+ * 1.06-1.28x; nrhs 8 at 64 1.07x but 512 x 128 0.96x, nrhs 16 0.94-0.98x. */
+#define GELS_REFLECTORS_NRHS 4
+
 /* The largest |a(i, j)|, a NaN if there is one (LAPACK's dlange 'M'). */
 static double largest(tela_int m, tela_int n, const double *a, tela_int lda)
 {
@@ -134,7 +141,8 @@ int tela_dgels(tela_par par, char trans, tela_int m, tela_int n, tela_int nrhs, 
      * again), through its calls in the CALL slot: the routines it calls take the ROUTINE slot
      * for themselves and give it back. */
     const tela_int k = m < n ? m : n;
-    const size_t t_len = m >= n ? (size_t)qr_block_size(m, n) * (size_t)k : 0;
+    const bool by_reflectors = m >= n && !transposed && nrhs <= GELS_REFLECTORS_NRHS;
+    const size_t t_len = m >= n && !by_reflectors ? (size_t)qr_block_size(m, n) * (size_t)k : 0;
     double tau_stack[256], *t = NULL;
     bool owned = false;
     double *tau =
@@ -146,7 +154,12 @@ int tela_dgels(tela_par par, char trans, tela_int m, tela_int n, tela_int nrhs, 
     else if (!tau)
         return par_error(TELA_ENOMEM, "tela_dgels", "no memory for tau");
     tela_int info = 0, solved_rows;
-    if (m >= n) {
+    if (by_reflectors) {
+        qr_geqrf(par, m, n, a, lda, tau, NULL);
+        qr_multiply_by_reflectors(true, true, m, nrhs, n, a, lda, tau, b, ldb);
+        info = solve_triangle(par, 'U', 'N', n, nrhs, a, lda, b, ldb);
+        solved_rows = n;
+    } else if (m >= n) {
         const double *t_kept = qr_geqrf(par, m, n, a, lda, tau, t) ? t : NULL;
         if (!transposed) {
             qr_ormqr(par, true, true, m, nrhs, n, a, lda, tau, b, ldb, t_kept);

@@ -121,9 +121,9 @@ void qr_multiply(tela_par par, bool left, bool trans, tela_int m, tela_int n, te
 }
 
 /* dorm2r: without scratch, one reflector at a time. */
-static void multiply_by_reflectors(bool left, bool trans, tela_int m, tela_int n, tela_int k,
-                                   const double *a, tela_int lda, const double *tau, double *c,
-                                   tela_int ldc)
+void qr_multiply_by_reflectors(bool left, bool trans, tela_int m, tela_int n, tela_int k,
+                               const double *a, tela_int lda, const double *tau, double *c,
+                               tela_int ldc)
 {
     const bool forward = left == trans;
     for (tela_int step = 0; step < k; step++) {
@@ -143,7 +143,7 @@ void qr_ormqr(tela_par par, bool left, bool trans, tela_int m, tela_int n, tela_
     bool owned;
     double *work = qr_scratch(par, qr_multiply_len(par, left, m, n, k), &owned);
     if (!work) {
-        multiply_by_reflectors(left, trans, m, n, k, a, lda, tau, c, ldc);
+        qr_multiply_by_reflectors(left, trans, m, n, k, a, lda, tau, c, ldc);
         return;
     }
     qr_multiply(par, left, trans, m, n, k, a, lda, tau, c, ldc, work, t_kept);

@@ -95,6 +95,10 @@ void qr_copy_upper(tela_int n, const double *src, tela_int lds, double *dst, tel
  * such T (t_kept, for the same m x k reflectors) instead of building them again. gels's. */
 bool qr_geqrf(tela_par par, tela_int m, tela_int n, double *a, tela_int lda, double *tau,
               double *t_keep);
+/* Q C, Q^T C, C Q or C Q^T one reflector at a time (LAPACK's dorm2r): serial, no scratch, no T. */
+void qr_multiply_by_reflectors(bool left, bool trans, tela_int m, tela_int n, tela_int k,
+                               const double *a, tela_int lda, const double *tau, double *c,
+                               tela_int ldc);
 void qr_ormqr(tela_par par, bool left, bool trans, tela_int m, tela_int n, tela_int k,
               const double *a, tela_int lda, const double *tau, double *c, tela_int ldc,
               const double *t_kept);
