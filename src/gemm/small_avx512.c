@@ -72,14 +72,15 @@ static inline __attribute__((always_inline)) void small_store_transposed(const s
                     u[q] = _mm512_mul_pd(va, u[q]);
                     u[4 + q] = _mm512_mul_pd(va, u[4 + q]);
                 }
-                double *left = c + (8 * v + q) * ldc, *right = left + 4 * ldc;
+                /* u[q] and u[4 + q] hold columns q and q + 4: their low halves the first. */
+                double *col_q = c + (8 * v + q) * ldc, *col_q4 = col_q + 4 * ldc;
                 if (q < cols) {
-                    _mm256_storeu_pd(left, _mm512_castpd512_pd256(u[q]));
-                    _mm256_storeu_pd(left + 4, _mm512_castpd512_pd256(u[4 + q]));
+                    _mm256_storeu_pd(col_q, _mm512_castpd512_pd256(u[q]));
+                    _mm256_storeu_pd(col_q + 4, _mm512_castpd512_pd256(u[4 + q]));
                 }
                 if (q + 4 < cols) {
-                    _mm256_storeu_pd(right, _mm512_extractf64x4_pd(u[q], 1));
-                    _mm256_storeu_pd(right + 4, _mm512_extractf64x4_pd(u[4 + q], 1));
+                    _mm256_storeu_pd(col_q4, _mm512_extractf64x4_pd(u[q], 1));
+                    _mm256_storeu_pd(col_q4 + 4, _mm512_extractf64x4_pd(u[4 + q], 1));
                 }
             }
         }

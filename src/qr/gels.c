@@ -154,15 +154,14 @@ int tela_dgels(tela_par par, char trans, tela_int m, tela_int n, tela_int nrhs, 
     else if (!tau)
         return par_error(TELA_ENOMEM, "tela_dgels", "no memory for tau");
     tela_int info = 0, solved_rows;
-    if (by_reflectors) {
-        qr_geqrf(par, m, n, a, lda, tau, NULL);
-        qr_multiply_by_reflectors(true, true, m, nrhs, n, a, lda, tau, b, ldb);
-        info = solve_triangle(par, 'U', 'N', n, nrhs, a, lda, b, ldb);
-        solved_rows = n;
-    } else if (m >= n) {
+    if (m >= n) {
+        /* t NULL (by_reflectors): geqrf keeps no T. */
         const double *t_kept = qr_geqrf(par, m, n, a, lda, tau, t) ? t : NULL;
         if (!transposed) {
-            qr_ormqr(par, true, true, m, nrhs, n, a, lda, tau, b, ldb, t_kept);
+            if (by_reflectors)
+                qr_multiply_by_reflectors(true, true, m, nrhs, n, a, lda, tau, b, ldb);
+            else
+                qr_ormqr(par, true, true, m, nrhs, n, a, lda, tau, b, ldb, t_kept);
             info = solve_triangle(par, 'U', 'N', n, nrhs, a, lda, b, ldb);
             solved_rows = n;
         } else {
