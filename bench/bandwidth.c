@@ -206,6 +206,7 @@ static void *run_worker(void *argument)
         atomic_store_explicit(&run->out_of_memory, 1, memory_order_relaxed);
     }
     /* The barriers order the flag's store and begin_ns's before every thread's load of them. */
+    /* NOLINTNEXTLINE(bugprone-posix-return): it returns PTHREAD_BARRIER_SERIAL_THREAD to one */
     if (pthread_barrier_wait(&run->barrier) == PTHREAD_BARRIER_SERIAL_THREAD)
         run->begin_ns = now_ns();
     pthread_barrier_wait(&run->barrier);
@@ -245,7 +246,7 @@ static double best_slice(const struct worker *workers, int threads, enum kind ki
 int memory_bandwidth_measure(int threads, size_t bytes, struct memory_bandwidth *bandwidth)
 {
     struct run run = {.loops = choose_loops()};
-    const size_t unit = 3 * CHUNK_ELEMENTS;
+    const size_t unit = (size_t)3 * CHUNK_ELEMENTS;
     run.elements = bytes / sizeof(double) / (size_t)threads / unit * unit;
     if (run.elements == 0)
         run.elements = unit;

@@ -341,7 +341,9 @@ static int group_nrhs(const struct settings *settings, const struct group *g, in
     if (!tb_routine_is_gels(g->routine))
         return settings->nrhs;
     const int k = g->nrhs;
-    return k > 0 ? k : n / -k > 1 ? n / -k : 1;
+    if (k >= 0)
+        return k;
+    return n / -k > 1 ? n / -k : 1;
 }
 
 /* tb_problem_init for size n of group g. */
@@ -538,6 +540,7 @@ static void append(char *text, size_t size, size_t *used, const char *format, ..
         return;
     va_list args;
     va_start(args, format);
+    /* NOLINTNEXTLINE(clang-analyzer-valist.Uninitialized): started on the line above */
     int written = vsnprintf(text + *used, size - *used, format, args);
     va_end(args);
     if (written > 0)
@@ -940,10 +943,11 @@ static void qr_x_label(const struct group *g, int tsqr_rows, char *text, size_t 
 static int write_plot(const struct bench *bench, const char *path, const char *subtitle)
 {
     const int groups = bench->group_count;
-    struct tb_plot_panel *panels = calloc((size_t)groups, sizeof *panels);
-    struct tb_plot_series *series = calloc((size_t)groups * TB_SIDE_COUNT, sizeof *series);
-    struct tb_plot_point *points =
-        calloc((size_t)groups * TB_SIDE_COUNT * MAX_SIZES, sizeof *points);
+    /* At least one of each: calloc(0, ...) may return NULL, and no groups is an empty plot. */
+    const size_t slots = groups > 0 ? (size_t)groups : 1;
+    struct tb_plot_panel *panels = calloc(slots, sizeof *panels);
+    struct tb_plot_series *series = calloc(slots * TB_SIDE_COUNT, sizeof *series);
+    struct tb_plot_point *points = calloc(slots * TB_SIDE_COUNT * MAX_SIZES, sizeof *points);
     /* Each panel's dashed lines: the FMA peaks, or the read bandwidths for the memory-bound
      * routines. */
     const struct settings *settings = &bench->settings;
@@ -1323,7 +1327,7 @@ static void print_header(const struct bench *bench)
                 "comparison is\n  against these slower kernels, not OpenBLAS at its best on "
                 "this CPU\n",
                 core, origin, tb_isa_names[tb_cpu_isa()]);
-    else if (ob->core_choice == TB_CORE_NAMED && strcasecmp(core, ob->core_named))
+    else if (ob->core_choice == TB_CORE_NAMED && strcasecmp(core, ob->core_named) != 0)
         fprintf(stderr, "tela-bench: WARNING: %s\n", origin);
     if (parallel == 0)
         fprintf(stderr, "tela-bench: WARNING: this OpenBLAS is a serial build: its columns at "
@@ -1438,7 +1442,7 @@ static int parse_routines(const char *text, struct settings *settings)
         int named = 0;
         for (int r = 0; r < TB_ROUTINE_COUNT; r++) {
             const int in_set = in_routine_set(items[i], (enum tb_routine)r);
-            if (in_set == 0 || (in_set < 0 && strcasecmp(items[i], tb_routine_names[r])))
+            if (in_set == 0 || (in_set < 0 && strcasecmp(items[i], tb_routine_names[r]) != 0))
                 continue;
             named = 1;
             int seen = 0;
@@ -1673,7 +1677,7 @@ struct size_set {
     const int *sizes;
     int count;
 };
-#define SIZE_SET(array) ((struct size_set){array, (int)(sizeof array / sizeof array[0])})
+#define SIZE_SET(array) ((struct size_set){(array), (int)(sizeof(array) / sizeof((array)[0]))})
 
 /* The sizes a group of routine runs when --sizes gives none. */
 static struct size_set default_size_set(const struct settings *settings, enum tb_routine routine)

@@ -149,7 +149,7 @@ static void ob_load(const struct tl_openblas *lib)
 /* ---- vectors with increments, gaps and guards ---------------------------------------------- */
 
 /* Sentinels on each side of every vector and packed array. */
-#define GUARD 3
+#define GUARD ((tela_int)3)
 
 typedef struct vec {
     double *mem;   /* GUARD sentinels, the span, GUARD sentinels */
@@ -248,6 +248,7 @@ static void expect_close(const char *what, const vec *got, const long double *re
 {
     for (tela_int i = 0; i < got->len; i++) {
         const double g = *vec_el(got, i);
+        /* NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult): all written */
         const long double tol = 4.0L * (long double)(terms + 4) * DBL_EPSILON * mag[i];
         if (!isfinite(g) || fabsl((long double)g - ref[i]) > tol)
             fail_msg("%s: element %td is %.17g, expected %.17Lg (tolerance %.3Lg)", what, i, g,

@@ -43,7 +43,7 @@ void dstein_(const int *n, const double *d, const double *e, const int *m, const
              int *iwork, int *ifail, int *info);
 
 #define SENTINEL  1234.5
-#define ISENTINEL -777
+#define ISENTINEL (-777)
 
 /* ---- one call of any of the eleven ------------------------------------------------------------
  */
@@ -249,12 +249,14 @@ static const struct ob_eig *ob_eig(void)
     return &obe;
 }
 
+/* NOLINTBEGIN(bugprone-macro-parentheses): q is the name it declares */
 #define OB_EIG_OR_SKIP(q)                                                                          \
     const struct ob_eig *q = ob_eig();                                                             \
     if (!q) {                                                                                      \
         printf("SKIPPED: %s\n", tl_ob_why);                                                        \
         skip();                                                                                    \
     }
+/* NOLINTEND(bugprone-macro-parentheses) */
 
 /* c on OpenBLAS's routine. */
 static void call_openblas(const struct ob_eig *ob, const eig_call *c, const arrays *x, int *info)
@@ -402,7 +404,7 @@ enum { LEN = 4096 };
 
 static arrays sentinel_arrays(void)
 {
-    arrays x;
+    arrays x = {0};
     double **d[] = {&x.a, &x.b, &x.w, &x.z, &x.work};
     for (size_t k = 0; k < sizeof d / sizeof d[0]; k++) {
         *d[k] = malloc(sizeof(double) * LEN);
@@ -487,7 +489,7 @@ static void expect_reports(const bad_call *cases, size_t count)
         expect_report(&cases[i]);
 }
 
-#define EXPECT_REPORTS(cases) expect_reports(cases, sizeof cases / sizeof cases[0])
+#define EXPECT_REPORTS(cases) expect_reports((cases), sizeof(cases) / sizeof((cases)[0]))
 
 /* Reference LAPACK 3.11, each number alone at its boundary and with later arguments bad too
  * (the first in reference's order wins); a query (LWORK = -1) checks the others all the same. */
@@ -1135,7 +1137,8 @@ static void test_drivers(void **state)
                 /* the supports, where DSYEVR computed them: 1 <= first <= last <= N, Z zero
                  * outside, nothing beyond 2 M written */
                 for (int j = 0; calls[k].r == SYEVR && j < m && after.isuppz[0] != ISENTINEL; j++) {
-                    const int lo = after.isuppz[2 * j], hi = after.isuppz[2 * j + 1];
+                    const int lo = after.isuppz[2 * (ptrdiff_t)j],
+                              hi = after.isuppz[2 * (ptrdiff_t)j + 1];
                     if (!(1 <= lo && lo <= hi && hi <= N))
                         fail_msg("%s: ISUPPZ of vector %d is %d..%d", what, j + 1, lo, hi);
                     for (int i = 0; i < N; i++)
@@ -1338,7 +1341,7 @@ static void test_dstein(void **state)
     const double d[6] = {2, -1, 0.5, 3, 1, -2}, e[5] = {1, 0.25, 0, 0.5, 1.5};
     /* Blocks rows 1-3 and 4-6; values from tela_dsterf of each. */
     double w[6], t[3], f[2];
-    for (int b = 0; b < 2; b++) {
+    for (ptrdiff_t b = 0; b < 2; b++) {
         memcpy(t, d + 3 * b, sizeof t);
         memcpy(f, e + 3 * b, sizeof f);
         assert_int_equal(tela_dsterf(tela_par_seq(), 3, t, f), 0);
@@ -1347,7 +1350,7 @@ static void test_dstein(void **state)
     const int iblock[6] = {1, 1, 1, 2, 2, 2}, isplit[2] = {3, 6};
     const int unordered[6] = {1, 2, 1, 2, 2, 2}, past[6] = {1, 1, 1, 2, 2, 7}, far[2] = {3, 7};
     const double w_unordered[6] = {w[1], w[0], w[2], w[3], w[4], w[5]};
-    const struct {
+    const struct { // NOLINT(clang-analyzer-optin.performance.Padding): a test table
         int n, m, ldz;
         const int *iblock, *isplit;
         const double *d, *w;

@@ -237,7 +237,7 @@ static void expect_reports(const bad_call *cases, size_t count)
         expect_report(&cases[i]);
 }
 
-#define EXPECT_REPORTS(cases) expect_reports(cases, sizeof cases / sizeof cases[0])
+#define EXPECT_REPORTS(cases) expect_reports((cases), sizeof(cases) / sizeof((cases)[0]))
 
 /* Reference LAPACK 3.11, each number alone at its boundary (the error-exit calls of xlintstd's
  * derrqr, derrlq and derrls among them) and with every later argument bad too, the first in
@@ -464,8 +464,6 @@ static operands make_operands(const qr_call *q, unsigned seed)
     switch (q->r) {
     case GEQRF:
     case GELQF:
-        a_rows = q->m, a_cols = q->n;
-        break;
     case ORGQR:
     case ORGLQ:
         a_rows = q->m, a_cols = q->n;

@@ -128,7 +128,7 @@ static void prepare(lu_run *r, const lu_case *c, unsigned seed)
             r->a0[i + (size_t)c->zero_column * r->lda] = 0.0;
     r->a = new_array(a_len(r));
     r->native = new_array(a_len(r));
-    r->ipiv = malloc(sizeof(int) * (size_t)mn);
+    r->ipiv = malloc(sizeof(int) * (size_t)(mn > 0 ? mn : 1)); /* malloc(0) may return NULL */
     r->native_ipiv = malloc(sizeof(tela_int) * (size_t)mn);
     r->wide = malloc(sizeof(tela_int) * (size_t)mn);
     assert_non_null(r->ipiv);
@@ -237,7 +237,7 @@ static void cases_body(tela_member *self, void *arg)
 static void test_inside_a_region(void **state)
 {
     (void)state;
-    lu_run *runs = calloc(2 * CASES, sizeof *runs);
+    lu_run *runs = calloc((size_t)2 * CASES, sizeof *runs);
     assert_non_null(runs);
     for (int k = 0; k < 2 * CASES; k++)
         prepare(&runs[k], &cases[k % CASES], 100 + (unsigned)k);
@@ -294,7 +294,7 @@ static void test_pivot_room(void **state)
     /* Outside a region any count finds room: there the symbols never take these paths short
      * of memory. */
     compat_pivots pivots;
-    tela_int *p = compat_pivots_get(&pivots, 4 * COMPAT_PIVOTS_KEPT);
+    tela_int *p = compat_pivots_get(&pivots, (tela_int)4 * COMPAT_PIVOTS_KEPT);
     assert_non_null(p);
     p[0] = p[4 * COMPAT_PIVOTS_KEPT - 1] = 1;
     compat_pivots_release(&pivots);

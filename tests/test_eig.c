@@ -64,12 +64,14 @@ static const struct ob_eig *ob_eig(void)
     return &obe;
 }
 
+/* NOLINTBEGIN(bugprone-macro-parentheses): q is the name it declares */
 #define OB_EIG_OR_SKIP(q)                                                                          \
     const struct ob_eig *q = ob_eig();                                                             \
     if (!q) {                                                                                      \
         printf("SKIPPED: %s\n", tl_ob_why);                                                        \
         skip();                                                                                    \
     }
+/* NOLINTEND(bugprone-macro-parentheses) */
 
 /* Workspaces of the sizes a query (lwork = liwork = -1) answered. */
 static double *ob_work(double answer, int *lwork)
@@ -1003,11 +1005,11 @@ static double *reduce_checked(const char *what, tela_par par, enum kind kind, co
     expect_sentinels(what, "e", *e, max_of(n - 1, 0), n + 1);
     expect_sentinels(what, "tau", *tau, max_of(n - 1, 0), n + 1);
     for (tela_int i = 0; i < n; i++) {
-        if (memcmp(&f[i + i * lda], &(*d)[i], sizeof(double)))
+        if (memcmp(&f[i + i * lda], &(*d)[i], sizeof(double)) != 0)
             fail_msg("%s: d[%td] = %.17g is not A's diagonal %.17g", what, i, (*d)[i],
                      f[i + i * lda]);
         const double off = i + 1 < n ? (lower ? f[i + 1 + i * lda] : f[i + (i + 1) * lda]) : 0;
-        if (i + 1 < n && memcmp(&off, &(*e)[i], sizeof(double)))
+        if (i + 1 < n && memcmp(&off, &(*e)[i], sizeof(double)) != 0)
             fail_msg("%s: e[%td] = %.17g is not A's off-diagonal %.17g", what, i, (*e)[i], off);
         if (i + 1 < n && !((*tau)[i] == 0.0 || ((*tau)[i] >= 1.0 && (*tau)[i] <= 2.0)))
             fail_msg("%s: tau[%td] = %g outside {0} and [1, 2]", what, i, (*tau)[i]);
@@ -1569,7 +1571,7 @@ static void test_stein(void **state)
         if (!serial)
             serial = z;
         else {
-            if (memcmp(z, serial, sizeof(double) * (size_t)((n + 1) * m)))
+            if (memcmp(z, serial, sizeof(double) * (size_t)((n + 1) * m)) != 0)
                 fail_msg("%s: not the serial bits", what);
             free(z);
         }
@@ -1654,7 +1656,7 @@ static void test_two_stage(void **state)
                          lower ? 'L' : 'U', n, widths[k]);
             if (k == 0)
                 memcpy(w_seq, w, sizeof(double) * (size_t)n);
-            else if (memcmp(w, w_seq, sizeof(double) * (size_t)n))
+            else if (memcmp(w, w_seq, sizeof(double) * (size_t)n) != 0)
                 fail_msg("dsyevd N uplo %c n = %td width %d: not the bits of width 1",
                          lower ? 'L' : 'U', n, widths[k]);
         }
@@ -1703,8 +1705,8 @@ static void test_steqr_rows(void **state)
             fail_msg("dsteqr I n = %td width 2: no worker took part", n);
     }
     assert_int_equal(tela_costs_load(NULL), TELA_OK);
-    if (memcmp(d[0], d[1], sizeof(double) * (size_t)n) ||
-        memcmp(z[0], z[1], sizeof(double) * (size_t)n * (size_t)n))
+    if (memcmp(d[0], d[1], sizeof(double) * (size_t)n) != 0 ||
+        memcmp(z[0], z[1], sizeof(double) * (size_t)n * (size_t)n) != 0)
         fail_msg("dsteqr I n = %td width 2: not the bits of width 1", n);
     for (int k = 0; k < 2; k++) {
         free(d[k]);
@@ -1725,10 +1727,10 @@ static void nan_alarm(int sig)
 {
     (void)sig;
     static const char head[] = "test_eig: hung on a NaN case: ";
-    ssize_t ignored = write(2, head, sizeof head - 1);
-    ignored = write(2, nan_case, strlen(nan_case));
-    ignored = write(2, "\n", 1);
-    (void)ignored;
+    /* Best effort from a signal handler: a failed write has nowhere else to go. */
+    if (write(2, head, sizeof head - 1) < 0 || write(2, nan_case, strlen(nan_case)) < 0 ||
+        write(2, "\n", 1) < 0)
+        return;
     _exit(1);
 }
 
@@ -2185,7 +2187,7 @@ static void test_widths_bitwise(void **state)
                     fail_msg("%s n = %td at width %d: no worker took part", job_calls[c], job.n,
                              widths[w]);
             for (int i = 0; i < JOB_COMPARED; i++)
-                if (memcmp(job.out[1][i], job.out[0][i], sizeof(double) * (size_t)job.len[i]))
+                if (memcmp(job.out[1][i], job.out[0][i], sizeof(double) * (size_t)job.len[i]) != 0)
                     fail_msg("%s n = %td at width %d: not the serial bits", job_names[i], job.n,
                              widths[w]);
         }

@@ -15,6 +15,12 @@
 #endif
 #define FIXTURE TELA_FIXTURE_DIR "/epyc7702p-64.costs"
 
+/* The step-th estimate of a geometric sweep: first ratio^step ns. */
+static double sweep(double first, double ratio, int step)
+{
+    return first * pow(ratio, step);
+}
+
 static par_costs fixture;
 static char tmpdir[256];
 
@@ -155,7 +161,8 @@ static void test_width_never_exceeds_allowed_and_grows_with_work(void **state)
     for (int r = 0; r < TELA_ROUTE_COUNT; r++) {
         for (int max = 1; max <= 96; max += 5) {
             int previous = 1;
-            for (double estimate = 100; estimate < 1e9; estimate *= 1.37) {
+            for (int step = 0; sweep(100, 1.37, step) < 1e9; step++) {
+                const double estimate = sweep(100, 1.37, step);
                 int w = par_gate_width_with(&fixture, estimate, 1, (tela_route)r, max);
                 assert_true(w >= 1 && w <= (max > 1 ? max : 1));
                 if (w < previous)
@@ -176,10 +183,12 @@ static void test_active_table_gate_matches(void **state)
     (void)state;
     assert_int_equal(tela_costs_load(FIXTURE), TELA_OK);
     assert_string_equal(tela_costs_source(), FIXTURE);
-    for (double estimate = 1000; estimate < 1e9; estimate *= 2.1)
+    for (int step = 0; sweep(1000, 2.1, step) < 1e9; step++) {
+        const double estimate = sweep(1000, 2.1, step);
         for (int r = 0; r < TELA_ROUTE_COUNT; r++)
             assert_int_equal(tela_gate_width(estimate, 1, (tela_route)r, 64),
                              par_gate_width_with(&fixture, estimate, 1, (tela_route)r, 64));
+    }
     assert_true(fabs(tela_dispatch_cost(TELA_ROUTE_OUTSIDE, 64) - 81190) < 1);
     assert_true(tela_dispatch_cost(TELA_ROUTE_TEAM, 1) == 0);
     /* Unlimited max width: bounded by the cheapest cost, still exact. */
@@ -430,7 +439,8 @@ static void test_may_split_never_refuses_what_the_gate_splits(void **state)
         assert_int_equal(tela_costs_load(tables[t]), TELA_OK);
         for (int r = 0; r < TELA_ROUTE_COUNT; r++) {
             bool refused_some = false;
-            for (double e = 100.0; e < 1e9; e *= 1.1) {
+            for (int step = 0; sweep(100, 1.1, step) < 1e9; step++) {
+                const double e = sweep(100, 1.1, step);
                 const bool may = par_gate_may_pay((tela_route)r, e);
                 if (tela_gate_width(e, 1, (tela_route)r, 64) >= 2 && !may)
                     fail_msg("route %d, %.0f ns: the gate splits it, may_pay says no", r, e);

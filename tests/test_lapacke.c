@@ -42,6 +42,7 @@ static const void *at_address(uintptr_t address)
 
 /* A pointer from liblapacke's dynamic section: relocated in place by most loaders, not by some
  * (read-only dynamic sections), so a value below the load base is taken as unrelocated. */
+/* cppcheck-suppress unknownMacro ; ElfW is <link.h>'s */
 static const void *dynamic_pointer(ElfW(Addr) base, ElfW(Addr) value)
 {
     return at_address(value < base ? base + value : value);

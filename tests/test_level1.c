@@ -87,7 +87,7 @@ static int setup_libraries(void **state)
 /* ---- vectors with guarded gaps ---------------------------------------------------------------
  * A vector of n elements at increment inc sits between GUARD sentinels on each side; the
  * positions between its elements (|inc| > 1) hold the sentinel too, and must keep it. */
-#define GUARD 5
+#define GUARD ((tela_int)5)
 
 typedef struct tvec {
     double *base;    /* GUARD sentinels, len positions, GUARD sentinels */

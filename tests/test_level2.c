@@ -826,7 +826,8 @@ static void test_special_values(void **state)
     xi[1] = inf;
     memcpy(got, a, sizeof a);
     tela_dger(tela_par_auto(), n, n, 1.0, xi, 1, yi, 1, got, lda);
-    expect_unchanged("dger column with y_j = 0", got + 3 * LDA, a + 3 * LDA, LDA);
+    expect_unchanged("dger column with y_j = 0", got + (ptrdiff_t)3 * LDA, a + (ptrdiff_t)3 * LDA,
+                     LDA);
     assert_true(isinf(got[1 + 2 * LDA]));
     double ai[LDA * N];
     memcpy(ai, a, sizeof ai);
@@ -870,10 +871,10 @@ static void expect_report(const char *what, const char *hook, const char *name, 
 }
 
 /* One bad call: which routine, its integer arguments and flags, and the report expected. */
-typedef struct bad_call {
-    const char *routine; /* "gemv", "ger", "symv", "syr", "syr2", "trmv", "trsv" */
-    int layout;          /* 0: the Fortran symbol; else the CBLAS layout passed */
-    int f1, f2, f3;      /* flags: characters for Fortran, enum values for CBLAS */
+typedef struct bad_call { // NOLINT(clang-analyzer-optin.performance.Padding): a test table
+    const char *routine;  /* "gemv", "ger", "symv", "syr", "syr2", "trmv", "trsv" */
+    int layout;           /* 0: the Fortran symbol; else the CBLAS layout passed */
+    int f1, f2, f3;       /* flags: characters for Fortran, enum values for CBLAS */
     int m, n, lda, incx, incy;
     const char *hook;
     int number;
@@ -1113,7 +1114,7 @@ static void test_cblas_results(void **state)
     (void)state;
     memset(&hooks, 0, sizeof hooks);
     tl_seed(6);
-    const int m = 13, n = 9, lda = 15, tn = 11;
+    const tela_int m = 13, n = 9, lda = 15, tn = 11;
     double *a = tl_alloc(lda * lda), *a0 = tl_alloc(lda * lda);
     double x[16], y[16], y0[16];
     for (int k = 0; k < lda * lda; k++)
@@ -1277,7 +1278,7 @@ static size_t run_all(tela_par par, const wide_case *w, double *out, bool check_
                 tela_get_stats(&after);
                 if (check_wide && after.region_wakeups <= before.region_wakeups)
                     fail_msg("dsyr%s %c: no region woke a worker", two ? "2" : "", uplo);
-                at += WN * WN;
+                at += (size_t)WN * WN;
             }
             /* trmv and trsv, every transpose and diagonal */
             for (int f = 0; f < 4; f++) {
@@ -1306,7 +1307,7 @@ static size_t run_all(tela_par par, const wide_case *w, double *out, bool check_
         tela_get_stats(&after);
         if (check_wide && after.region_wakeups <= before.region_wakeups)
             fail_msg("dger: no region woke a worker");
-        at += WM * WN;
+        at += (size_t)WM * WN;
     }
     return at;
 }
@@ -1379,7 +1380,8 @@ static void test_same_bits_at_every_width(void **state)
     assert_int_equal(tela_costs_load(TELA_FIXTURE_DIR "/free-dispatch.costs"), TELA_OK);
     tl_seed(7);
     const size_t len = (size_t)WM * WN * 4;
-    wide_case w = {tl_alloc((tela_int)len), tl_alloc(4 * WM), tl_alloc(4 * WM), NULL, 0};
+    wide_case w = {tl_alloc((tela_int)len), tl_alloc((tela_int)4 * WM), tl_alloc((tela_int)4 * WM),
+                   NULL, 0};
     for (size_t k = 0; k < len; k++)
         w.a[k] = tl_uniform() / WT;
     for (int i = 0; i < WT + 1; i++)

@@ -75,6 +75,7 @@ static void busy_start(void)
         do
             cpu = (cpu + 1) % CPU_SETSIZE;
         while (!CPU_ISSET(cpu, &allowed));
+        /* NOLINTNEXTLINE(performance-no-int-to-ptr): the CPU's number is the thread's argument */
         const int rc = pthread_create(&busy.threads[i], NULL, busy_main, (void *)(intptr_t)cpu);
         if (rc != 0)
             fail_msg("busy thread %d of %d: pthread_create: %s", i + 1, count, strerror(rc));

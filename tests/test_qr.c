@@ -55,12 +55,14 @@ static const struct ob_qr *ob_qr(void)
     return &obq;
 }
 
+/* NOLINTBEGIN(bugprone-macro-parentheses): q is the name it declares */
 #define OB_QR_OR_SKIP(q)                                                                           \
     const struct ob_qr *q = ob_qr();                                                               \
     if (!q) {                                                                                      \
         printf("SKIPPED: %s\n", tl_ob_why);                                                        \
         skip();                                                                                    \
     }
+/* NOLINTEND(bugprone-macro-parentheses) */
 
 /* A workspace of the size a query (lwork = -1) answered. */
 static double *ob_work(double answer, int *lwork)
@@ -449,7 +451,7 @@ static void test_fewer_reflectors(void **state)
             if (k == 0)
                 for (tela_int j = 0; j < cols; j++)
                     for (tela_int i = 0; i < rows; i++)
-                        if (memcmp(&q[i + j * ld], &(double){i == j ? 1.0 : 0.0}, 8) != 0)
+                        if (!tu_same_bits(q[i + j * ld], i == j ? 1.0 : 0.0))
                             fail_msg("%s: Q(%td, %td) = %g, not the identity's", what, i, j,
                                      q[i + j * ld]);
             if (ob) {
@@ -1609,7 +1611,7 @@ static void test_widths_bitwise(void **state)
             if (widths[w] > 1 && after.region_wakeups == before.region_wakeups)
                 fail_msg("%tdx%td at width %d: no worker took part", job.m, job.n, widths[w]);
             for (int i = 0; i < JOB_OUTPUTS; i++)
-                if (memcmp(job.out[1][i], job.out[0][i], sizeof(double) * (size_t)job.len[i]))
+                if (memcmp(job.out[1][i], job.out[0][i], sizeof(double) * (size_t)job.len[i]) != 0)
                     fail_msg("%s %tdx%td at width %d: not the serial bits", job_names[i], job.m,
                              job.n, widths[w]);
         }

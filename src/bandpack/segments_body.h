@@ -69,7 +69,7 @@ static inline void bp_store(double *p, bp_vec v)
 
 static inline bp_vec bp_splat(double t)
 {
-    bp_vec v;
+    bp_vec v = {0};
     for (int l = 0; l < BP_LANES; l++)
         v[l] = t;
     return v;
@@ -103,7 +103,9 @@ static inline tela_int bp_peel(const double *p, tela_int len)
 static inline double bp_sum16(const bp_vec s[BP_VECS], double tail)
 {
     double e[BP_CHUNK];
-    memcpy(e, s, sizeof e);
+    for (int v = 0; v < BP_VECS; v++)
+        for (int l = 0; l < BP_LANES; l++)
+            e[v * BP_LANES + l] = s[v][l];
     const double q0 = (e[0] + e[8]) + (e[4] + e[12]), q1 = (e[1] + e[9]) + (e[5] + e[13]);
     const double q2 = (e[2] + e[10]) + (e[6] + e[14]), q3 = (e[3] + e[11]) + (e[7] + e[15]);
     return ((q0 + q2) + (q1 + q3)) + tail;
@@ -119,7 +121,7 @@ static inline void bp_axpy_body(tela_int len, double t, const double *restrict a
             y[i] = bp_madd(t, a[i], y[i]);
         for (; i + BP_CHUNK <= len; i += BP_CHUNK) {
             bp_prefetch_ahead(a + i);
-            for (int v = 0; v < BP_VECS; v++) {
+            for (tela_int v = 0; v < BP_VECS; v++) {
                 const tela_int e = i + v * BP_LANES;
                 bp_store(y + e, bp_vmadd(vt, bp_load(a + e), bp_load(y + e)));
             }
@@ -141,13 +143,13 @@ static inline double bp_dot_body(tela_int len, const double *restrict a, const d
     if (incx == 1) {
         for (; i + BP_CHUNK <= len; i += BP_CHUNK) {
             bp_prefetch_ahead(a + i);
-            for (int v = 0; v < BP_VECS; v++) {
+            for (tela_int v = 0; v < BP_VECS; v++) {
                 const tela_int e = i + v * BP_LANES;
                 s[v] = bp_vmadd(bp_load(a + e), bp_load(x + e), s[v]);
             }
         }
         if (i + BP_CHUNK / 2 <= len) { /* half a chunk, into sums 0-7 */
-            for (int v = 0; v < BP_VECS / 2; v++) {
+            for (tela_int v = 0; v < BP_VECS / 2; v++) {
                 const tela_int e = i + v * BP_LANES;
                 s[v] = bp_vmadd(bp_load(a + e), bp_load(x + e), s[v]);
             }
@@ -173,7 +175,7 @@ static inline double bp_axpy_dot_body(tela_int len, double t, const double *rest
         const bp_vec vt = bp_splat(t);
         for (; i + BP_CHUNK <= len; i += BP_CHUNK) {
             bp_prefetch_ahead(a + i);
-            for (int v = 0; v < BP_VECS; v++) {
+            for (tela_int v = 0; v < BP_VECS; v++) {
                 const tela_int e = i + v * BP_LANES;
                 const bp_vec av = bp_load(a + e);
                 bp_store(y + e, bp_vmadd(vt, av, bp_load(y + e)));
@@ -181,7 +183,7 @@ static inline double bp_axpy_dot_body(tela_int len, double t, const double *rest
             }
         }
         if (i + BP_CHUNK / 2 <= len) { /* half a chunk, into sums 0-7 */
-            for (int v = 0; v < BP_VECS / 2; v++) {
+            for (tela_int v = 0; v < BP_VECS / 2; v++) {
                 const tela_int e = i + v * BP_LANES;
                 const bp_vec av = bp_load(a + e);
                 bp_store(y + e, bp_vmadd(vt, av, bp_load(y + e)));
@@ -212,7 +214,7 @@ static inline void bp_rank1_body(tela_int len, double *restrict a, const double 
             a[i] = bp_madd(x[i], tx, a[i]);
         for (; i + BP_CHUNK <= len; i += BP_CHUNK) {
             bp_prefetch_ahead(a + i);
-            for (int v = 0; v < BP_VECS; v++) {
+            for (tela_int v = 0; v < BP_VECS; v++) {
                 const tela_int e = i + v * BP_LANES;
                 bp_store(a + e, bp_vmadd(bp_load(x + e), vt, bp_load(a + e)));
             }
@@ -237,7 +239,7 @@ static inline void bp_rank2_body(tela_int len, double *restrict a, const double 
             a[i] = bp_madd(y[i], ty, bp_madd(x[i], tx, a[i]));
         for (; i + BP_CHUNK <= len; i += BP_CHUNK) {
             bp_prefetch_ahead(a + i);
-            for (int v = 0; v < BP_VECS; v++) {
+            for (tela_int v = 0; v < BP_VECS; v++) {
                 const tela_int e = i + v * BP_LANES;
                 const bp_vec ax = bp_vmadd(bp_load(x + e), vx, bp_load(a + e));
                 bp_store(a + e, bp_vmadd(bp_load(y + e), vy, ax));

@@ -33,6 +33,7 @@ __attribute__((weak, visibility("default"))) void cblas_xerbla(int p, const char
     char detail[96];
     va_list args;
     va_start(args, form);
+    /* NOLINTNEXTLINE(clang-analyzer-valist.Uninitialized): started on the line above */
     vsnprintf(detail, sizeof detail, form, args);
     va_end(args);
     size_t len = strlen(detail);

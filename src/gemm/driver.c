@@ -198,7 +198,7 @@ static void compute_rows(const gemm_problem *pr, ptrdiff_t j0, int n_block, ptrd
             if (where == 1 && rows == mr && cols == nr) {
                 if (tile_c && !spread)
                     prefetch_c_tile(c, pr->ldc, mr, nr);
-                if (rq.every || spread) {
+                if ((rq.every || spread) && kr->ukernel_prefetch) {
                     const int before = ir / mr * share;
                     rq.c = tile_c && spread ? c : NULL;
                     rq.b_next =

@@ -16,6 +16,7 @@ static tela_int first_of_largest(const level1_max *maxes, tela_int count, tela_i
 {
     tela_int best = 0;
     for (tela_int b = 1; b < count; b++)
+        /* cppcheck-suppress uninitvar ; level1_run's blocks wrote all count entries */
         if (maxes[b].value > maxes[best].value)
             best = b;
     return best * block_len + maxes[best].index;

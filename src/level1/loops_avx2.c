@@ -34,11 +34,11 @@ static inline double sum4(const __m256d acc[4])
 LEVEL1_INDEXED double level1_dot_avx2(tela_int n, const double *x, const double *y)
 {
     __m256d acc[4];
-    for (int k = 0; k < 4; k++)
+    for (tela_int k = 0; k < 4; k++)
         acc[k] = _mm256_setzero_pd();
     tela_int i = 0;
     for (; i + 16 <= n; i += 16)
-        for (int k = 0; k < 4; k++)
+        for (tela_int k = 0; k < 4; k++)
             acc[k] = _mm256_fmadd_pd(_mm256_loadu_pd(x + i + 4 * k), _mm256_loadu_pd(y + i + 4 * k),
                                      acc[k]);
     for (; i + 4 <= n; i += 4)
@@ -57,10 +57,10 @@ LEVEL1_INDEXED void level1_axpy_avx2(tela_int n, double alpha, const double *x, 
         /* Every load of the step before any store: x and y may overlap, so the compiler would
          * keep each store before the next step's loads as written. */
         __m256d v[4];
-        for (int k = 0; k < 4; k++)
+        for (tela_int k = 0; k < 4; k++)
             v[k] =
                 _mm256_fmadd_pd(a, _mm256_loadu_pd(x + i + 4 * k), _mm256_loadu_pd(y + i + 4 * k));
-        for (int k = 0; k < 4; k++)
+        for (tela_int k = 0; k < 4; k++)
             _mm256_storeu_pd(y + i + 4 * k, v[k]);
     }
     for (; i + 4 <= n; i += 4)
@@ -75,9 +75,9 @@ LEVEL1_INDEXED void level1_scal_avx2(tela_int n, double alpha, double *x)
     tela_int i = 0;
     for (; i + 16 <= n; i += 16) {
         __m256d v[4];
-        for (int k = 0; k < 4; k++)
+        for (tela_int k = 0; k < 4; k++)
             v[k] = _mm256_mul_pd(a, _mm256_loadu_pd(x + i + 4 * k));
-        for (int k = 0; k < 4; k++)
+        for (tela_int k = 0; k < 4; k++)
             _mm256_storeu_pd(x + i + 4 * k, v[k]);
     }
     for (; i + 4 <= n; i += 4)
@@ -91,11 +91,11 @@ LEVEL1_INDEXED void level1_swap_avx2(tela_int n, double *x, double *y)
     tela_int i = 0;
     for (; i + 16 <= n; i += 16) {
         __m256d xv[4], yv[4];
-        for (int k = 0; k < 4; k++) {
+        for (tela_int k = 0; k < 4; k++) {
             xv[k] = _mm256_loadu_pd(x + i + 4 * k);
             yv[k] = _mm256_loadu_pd(y + i + 4 * k);
         }
-        for (int k = 0; k < 4; k++) {
+        for (tela_int k = 0; k < 4; k++) {
             _mm256_storeu_pd(x + i + 4 * k, yv[k]);
             _mm256_storeu_pd(y + i + 4 * k, xv[k]);
         }
@@ -110,11 +110,11 @@ LEVEL1_INDEXED void level1_swap_avx2(tela_int n, double *x, double *y)
 LEVEL1_INDEXED double level1_asum_avx2(tela_int n, const double *x)
 {
     __m256d acc[4];
-    for (int k = 0; k < 4; k++)
+    for (tela_int k = 0; k < 4; k++)
         acc[k] = _mm256_setzero_pd();
     tela_int i = 0;
     for (; i + 16 <= n; i += 16)
-        for (int k = 0; k < 4; k++)
+        for (tela_int k = 0; k < 4; k++)
             acc[k] = _mm256_add_pd(acc[k], abs_pd(_mm256_loadu_pd(x + i + 4 * k)));
     for (; i + 4 <= n; i += 4)
         acc[3] = _mm256_add_pd(acc[3], abs_pd(_mm256_loadu_pd(x + i)));
@@ -143,11 +143,11 @@ static inline void ssq_step(__m256d x, __m256d *small, __m256d *medium, __m256d 
 static LEVEL1_INDEXED level1_ssq ssq_avx2(tela_int n, const double *x)
 {
     __m256d s[2], m[2], b[2];
-    for (int k = 0; k < 2; k++)
+    for (tela_int k = 0; k < 2; k++)
         s[k] = m[k] = b[k] = _mm256_setzero_pd();
     tela_int i = 0;
     for (; i + 8 <= n; i += 8)
-        for (int k = 0; k < 2; k++)
+        for (tela_int k = 0; k < 2; k++)
             ssq_step(_mm256_loadu_pd(x + i + 4 * k), &s[k], &m[k], &b[k]);
     if (i + 4 <= n) {
         ssq_step(_mm256_loadu_pd(x + i), &s[0], &m[0], &b[0]);
@@ -174,7 +174,7 @@ static LEVEL1_INDEXED double chunk_max(tela_int len, const double *x)
     __m256d acc[4] = {none, none, none, none};
     tela_int i = 0;
     for (; i + 16 <= len; i += 16)
-        for (int k = 0; k < 4; k++)
+        for (tela_int k = 0; k < 4; k++)
             acc[k] = _mm256_max_pd(abs_pd(_mm256_loadu_pd(x + i + 4 * k)), acc[k]);
     for (; i + 4 <= len; i += 4)
         acc[0] = _mm256_max_pd(abs_pd(_mm256_loadu_pd(x + i)), acc[0]);
@@ -224,11 +224,11 @@ LEVEL1_INDEXED void level1_rot_avx2(tela_int n, double *x, double *y, double c, 
     tela_int i = 0;
     for (; i + 8 <= n; i += 8) {
         __m256d xv[2], yv[2];
-        for (int k = 0; k < 2; k++) {
+        for (tela_int k = 0; k < 2; k++) {
             xv[k] = _mm256_loadu_pd(x + i + 4 * k);
             yv[k] = _mm256_loadu_pd(y + i + 4 * k);
         }
-        for (int k = 0; k < 2; k++) {
+        for (tela_int k = 0; k < 2; k++) {
             _mm256_storeu_pd(x + i + 4 * k, _mm256_fmadd_pd(cv, xv[k], _mm256_mul_pd(sv, yv[k])));
             _mm256_storeu_pd(y + i + 4 * k, _mm256_fmsub_pd(cv, yv[k], _mm256_mul_pd(sv, xv[k])));
         }

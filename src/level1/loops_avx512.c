@@ -13,7 +13,7 @@
 #include <immintrin.h>
 
 /* Accumulators of the sums (and vectors a step): four, as the AVX2 loops (eight were slower). */
-#define ACC 4
+#define ACC ((tela_int)4)
 /* Longest stretch, in elements, of a one- and a two-operand loop kept on zmm registers: 32 KiB
  * of data, in a 48 KiB L1 with room to spare. */
 #define ZMM_MAX_1 4096
@@ -32,7 +32,7 @@ static inline __mmask8 tail_mask(tela_int r)
 static inline double sum_acc(__m512d acc[ACC])
 {
     for (int w = ACC / 2; w >= 1; w /= 2)
-        for (int k = 0; k < w; k++)
+        for (tela_int k = 0; k < w; k++)
             acc[k] = _mm512_add_pd(acc[k], acc[k + w]);
     return _mm512_reduce_add_pd(acc[0]);
 }
@@ -41,11 +41,11 @@ static inline double sum_acc(__m512d acc[ACC])
 LEVEL1_INDEXED double level1_dot_zmm(tela_int n, const double *x, const double *y)
 {
     __m512d acc[ACC];
-    for (int k = 0; k < ACC; k++)
+    for (tela_int k = 0; k < ACC; k++)
         acc[k] = _mm512_setzero_pd();
     tela_int i = 0;
     for (; i + 8 * ACC <= n; i += 8 * ACC)
-        for (int k = 0; k < ACC; k++)
+        for (tela_int k = 0; k < ACC; k++)
             acc[k] = _mm512_fmadd_pd(_mm512_loadu_pd(x + i + 8 * k), _mm512_loadu_pd(y + i + 8 * k),
                                      acc[k]);
     for (; i + 8 <= n; i += 8)
@@ -74,10 +74,10 @@ static LEVEL1_INDEXED void axpy_avx512(tela_int n, double alpha, const double *x
     for (; i + 32 <= n; i += 32) {
         /* Every load of the step before any store (see loops_avx2.c). */
         __m512d v[4];
-        for (int k = 0; k < 4; k++)
+        for (tela_int k = 0; k < 4; k++)
             v[k] =
                 _mm512_fmadd_pd(a, _mm512_loadu_pd(x + i + 8 * k), _mm512_loadu_pd(y + i + 8 * k));
-        for (int k = 0; k < 4; k++)
+        for (tela_int k = 0; k < 4; k++)
             _mm512_storeu_pd(y + i + 8 * k, v[k]);
     }
     for (; i + 8 <= n; i += 8)
@@ -100,9 +100,9 @@ static LEVEL1_INDEXED void scal_avx512(tela_int n, double alpha, double *x)
     tela_int i = 0;
     for (; i + 32 <= n; i += 32) {
         __m512d v[4];
-        for (int k = 0; k < 4; k++)
+        for (tela_int k = 0; k < 4; k++)
             v[k] = _mm512_mul_pd(a, _mm512_loadu_pd(x + i + 8 * k));
-        for (int k = 0; k < 4; k++)
+        for (tela_int k = 0; k < 4; k++)
             _mm512_storeu_pd(x + i + 8 * k, v[k]);
     }
     for (; i + 8 <= n; i += 8)
@@ -122,11 +122,11 @@ static LEVEL1_INDEXED void swap_avx512(tela_int n, double *x, double *y)
     tela_int i = 0;
     for (; i + 32 <= n; i += 32) {
         __m512d xv[4], yv[4];
-        for (int k = 0; k < 4; k++) {
+        for (tela_int k = 0; k < 4; k++) {
             xv[k] = _mm512_loadu_pd(x + i + 8 * k);
             yv[k] = _mm512_loadu_pd(y + i + 8 * k);
         }
-        for (int k = 0; k < 4; k++) {
+        for (tela_int k = 0; k < 4; k++) {
             _mm512_storeu_pd(x + i + 8 * k, yv[k]);
             _mm512_storeu_pd(y + i + 8 * k, xv[k]);
         }
@@ -149,11 +149,11 @@ static LEVEL1_INDEXED double asum_avx512(tela_int n, const double *x)
     if (n > ZMM_MAX_1)
         return level1_asum_avx2(n, x);
     __m512d acc[ACC];
-    for (int k = 0; k < ACC; k++)
+    for (tela_int k = 0; k < ACC; k++)
         acc[k] = _mm512_setzero_pd();
     tela_int i = 0;
     for (; i + 8 * ACC <= n; i += 8 * ACC)
-        for (int k = 0; k < ACC; k++)
+        for (tela_int k = 0; k < ACC; k++)
             acc[k] = _mm512_add_pd(acc[k], _mm512_abs_pd(_mm512_loadu_pd(x + i + 8 * k)));
     for (; i + 8 <= n; i += 8)
         acc[0] = _mm512_add_pd(acc[0], _mm512_abs_pd(_mm512_loadu_pd(x + i)));
@@ -183,11 +183,11 @@ static inline void ssq_step(__m512d x, __m512d *small, __m512d *medium, __m512d 
 static LEVEL1_INDEXED level1_ssq ssq_avx512(tela_int n, const double *x)
 {
     __m512d s[2], m[2], b[2];
-    for (int k = 0; k < 2; k++)
+    for (tela_int k = 0; k < 2; k++)
         s[k] = m[k] = b[k] = _mm512_setzero_pd();
     tela_int i = 0;
     for (; i + 16 <= n; i += 16)
-        for (int k = 0; k < 2; k++)
+        for (tela_int k = 0; k < 2; k++)
             ssq_step(_mm512_loadu_pd(x + i + 8 * k), &s[k], &m[k], &b[k]);
     if (i + 8 <= n) {
         ssq_step(_mm512_loadu_pd(x + i), &s[0], &m[0], &b[0]);
@@ -211,7 +211,7 @@ static LEVEL1_INDEXED double chunk_max(tela_int len, const double *x)
     __m512d acc[4] = {none, none, none, none};
     tela_int i = 0;
     for (; i + 32 <= len; i += 32)
-        for (int k = 0; k < 4; k++)
+        for (tela_int k = 0; k < 4; k++)
             acc[k] = _mm512_max_pd(_mm512_abs_pd(_mm512_loadu_pd(x + i + 8 * k)), acc[k]);
     for (; i + 8 <= len; i += 8)
         acc[0] = _mm512_max_pd(_mm512_abs_pd(_mm512_loadu_pd(x + i)), acc[0]);
@@ -273,7 +273,7 @@ static LEVEL1_INDEXED void rot_avx512(tela_int n, double *x, double *y, double c
     const __m512d cv = _mm512_set1_pd(c), sv = _mm512_set1_pd(s);
     tela_int i = 0;
     for (; i + 32 <= n; i += 32)
-        for (int k = 0; k < 4; k++)
+        for (tela_int k = 0; k < 4; k++)
             rot_step(x + i + 8 * k, y + i + 8 * k, 0xff, cv, sv);
     for (; i + 8 <= n; i += 8)
         rot_step(x + i, y + i, 0xff, cv, sv);

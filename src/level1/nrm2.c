@@ -102,6 +102,7 @@ double tela_dnrm2(tela_par par, tela_int n, const double *x, tela_int incx)
     };
     level1_run(par, "dnrm2", 1.0, &job);
     const tela_int count = level1_block_count(n);
+    /* cppcheck-suppress uninitvar ; level1_run's blocks wrote all count entries */
     level1_ssq acc = ssqs[0];
     for (tela_int b = 1; b < count; b++)
         add_ssq(&acc, ssqs[b]);

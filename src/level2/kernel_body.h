@@ -22,11 +22,12 @@ static inline __attribute__((always_inline)) l2_vec products_sum(const l2_vec *a
     if (g == 1)
         return l2_mul(av[0], t[0]);
     l2_vec q[4];
-    for (int h = 0; h < g / 2; h++)
+    for (tela_int h = 0; h < g / 2; h++)
         q[h] = l2_fma(av[2 * h + 1], t[2 * h + 1], l2_mul(av[2 * h], t[2 * h]));
     for (int width = g / 2; width > 1; width /= 2)
-        for (int h = 0; h < width / 2; h++)
+        for (tela_int h = 0; h < width / 2; h++)
             q[h] = l2_add(q[2 * h], q[2 * h + 1]);
+    /* cppcheck-suppress uninitvar ; g is 2, 4 or 8 here, so the first loop wrote q[0] */
     return q[0];
 }
 
@@ -49,7 +50,7 @@ static inline __attribute__((always_inline)) void gemv_n_group(tela_int m, int g
 {
     const double *col[8];
     l2_vec t[8];
-    for (int k = 0; k < g; k++) {
+    for (tela_int k = 0; k < g; k++) {
         col[k] = a + k * lda;
         t[k] = l2_set1(alpha * x[k * incx]);
     }
@@ -97,7 +98,7 @@ static inline __attribute__((always_inline)) void gemv_t_group(tela_int m, int g
 {
     const double *col[8];
     l2_vec acc[8];
-    for (int k = 0; k < g; k++) {
+    for (tela_int k = 0; k < g; k++) {
         col[k] = a + k * lda;
         acc[k] = acc_in ? l2_load(acc_in + k * LEVEL2_ACC) : l2_zero();
     }
@@ -121,7 +122,7 @@ static inline __attribute__((always_inline)) void gemv_t_group(tela_int m, int g
         for (int k = 0; k < g; k++)
             acc[k] = l2_fma_lanes(l2_load_part(col[k] + i, lanes), xv, acc[k], 0, lanes);
     }
-    for (int k = 0; k < g; k++) {
+    for (tela_int k = 0; k < g; k++) {
         if (acc_out)
             l2_store(acc_out + k * LEVEL2_ACC, acc[k]);
         else
@@ -294,7 +295,7 @@ static void kernel_axpy(tela_int m, double t, const double *x, double *a)
 {
     const l2_vec tv = l2_set1(t);
     tela_int i = 0;
-    for (; i + 2 * L2_LANES <= m; i += 2 * L2_LANES) {
+    for (; i + (tela_int)2 * L2_LANES <= m; i += (tela_int)2 * L2_LANES) {
         l2_store(a + i, l2_fma(l2_load(x + i), tv, l2_load(a + i)));
         l2_store(a + i + L2_LANES,
                  l2_fma(l2_load(x + i + L2_LANES), tv, l2_load(a + i + L2_LANES)));

@@ -76,6 +76,7 @@ void level2_gemv_t(const level2_kernels *kr, tela_int m, tela_int n, const doubl
             const tela_int rows = m - r0 < LEVEL2_CHUNK ? m - r0 : LEVEL2_CHUNK;
             const bool last = r0 + rows == m;
             level2_gather(rows, x + r0 * incx, incx, xc);
+            /* cppcheck-suppress legacyUninitvar ; acc is read from the second chunk on */
             kr->gemv_t(rows, cols, a + r0 + j0 * lda, lda, xc, r0 > 0 ? acc : NULL,
                        last ? NULL : acc, last ? dots + j0 : NULL);
         }

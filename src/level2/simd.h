@@ -102,6 +102,7 @@ static inline l2_vec l2_fma_lanes(l2_vec a, l2_vec b, l2_vec c, int lo, int hi)
  * holds it. */
 static inline l2_vec l2_load_lanes(const double *first, int lo, int hi)
 {
+    /* NOLINTNEXTLINE(performance-no-int-to-ptr): no array holds that address */
     const double *base = (const double *)((uintptr_t)first - (uintptr_t)lo * sizeof(double));
     return _mm512_maskz_loadu_pd(l2_lanes(lo, hi), base);
 }
@@ -111,10 +112,10 @@ static inline l2_vec l2_load_lanes(const double *first, int lo, int hi)
 static inline l2_vec l2_sums(const l2_vec *v)
 {
     l2_vec pair[4], quad[2];
-    for (int h = 0; h < 4; h++)
+    for (ptrdiff_t h = 0; h < 4; h++)
         pair[h] = _mm512_add_pd(_mm512_unpacklo_pd(v[2 * h], v[2 * h + 1]),
                                 _mm512_unpackhi_pd(v[2 * h], v[2 * h + 1]));
-    for (int h = 0; h < 2; h++)
+    for (ptrdiff_t h = 0; h < 2; h++)
         quad[h] = _mm512_add_pd(_mm512_shuffle_f64x2(pair[2 * h], pair[2 * h + 1], 0x88),
                                 _mm512_shuffle_f64x2(pair[2 * h], pair[2 * h + 1], 0xdd));
     return _mm512_add_pd(_mm512_shuffle_f64x2(quad[0], quad[1], 0x88),
@@ -213,6 +214,7 @@ static inline l2_vec l2_fma_lanes(l2_vec a, l2_vec b, l2_vec c, int lo, int hi)
 
 static inline l2_vec l2_load_lanes(const double *first, int lo, int hi)
 {
+    /* NOLINTNEXTLINE(performance-no-int-to-ptr): no array holds that address */
     const double *base = (const double *)((uintptr_t)first - (uintptr_t)lo * sizeof(double));
     return _mm256_maskload_pd(base, l2_lanes(lo, hi));
 }

@@ -180,7 +180,7 @@ static void share(tela_int units, double cost, double fixed, int r, int w, tela_
     const double mine = ((double)units * cost + fixed) / w;
     tela_int first = w == 1 ? units : (tela_int)((mine - fixed) / cost);
     first = first < 0 ? 0 : first > units ? units : first;
-    if (r == 0) {
+    if (r == 0 || w == 1) {
         *u0 = 0;
         *u1 = first;
     } else {

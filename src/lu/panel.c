@@ -27,6 +27,7 @@ typedef struct pivot_candidate {
  * it a large part of getrf's time at small orders (docs/lu-chol.md, "Base:
  * panels of 8 columns"). (Not target_clones: its ifunc resolvers run
  * before ThreadSanitizer's runtime is up, and crashed the tsan build.) */
+/* NOLINTBEGIN(bugprone-macro-parentheses): attribute is an attribute, not an expression */
 #define PANEL_LOOPS(suffix, attribute)                                                             \
     attribute static void subtract_multiple_##suffix(tela_int count, double *restrict x,           \
                                                      const double *restrict y, double u)           \
@@ -39,6 +40,7 @@ typedef struct pivot_candidate {
         for (tela_int i = 0; i < count; i++)                                                       \
             x[i] *= r;                                                                             \
     }
+/* NOLINTEND(bugprone-macro-parentheses) */
 
 PANEL_LOOPS(plain, )
 #if defined(__x86_64__) && defined(__GNUC__)

@@ -21,6 +21,7 @@ static int fail_why(char *why, size_t len, const char *path, int line, const cha
     char detail[160];
     va_list ap;
     va_start(ap, fmt);
+    /* NOLINTNEXTLINE(clang-analyzer-valist.Uninitialized): started on the line above */
     vsnprintf(detail, sizeof detail, fmt, ap);
     va_end(ap);
     if (line > 0)
