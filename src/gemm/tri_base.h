@@ -117,29 +117,35 @@ static inline void right_whole_rows(const gemm_tri *t, ptrdiff_t rows, double *b
     }
 }
 
+/* Lanes of a and b picked by eight indices (b's lanes are 8-15). clang, and so clang-tidy, has
+ * no __builtin_shuffle; gcc before 12 has no __builtin_shufflevector. */
+#if defined(__clang__)
+#define TRI_SHUFFLE8(a, b, i0, i1, i2, i3, i4, i5, i6, i7)                                         \
+    __builtin_shufflevector(a, b, i0, i1, i2, i3, i4, i5, i6, i7)
+#else
 typedef long long lane_index8 __attribute__((vector_size(64)));
+#define TRI_SHUFFLE8(a, b, i0, i1, i2, i3, i4, i5, i6, i7)                                         \
+    __builtin_shuffle(a, b, (lane_index8){i0, i1, i2, i3, i4, i5, i6, i7})
+#endif
 
 /* out[i] lane q = r[q] lane i: eight vectors transposed in three rounds of
  * shuffles. */
 static inline __attribute__((always_inline)) void transpose8(const lanes8 r[8], lanes8 out[8])
 {
-    const lane_index8 even = {0, 8, 2, 10, 4, 12, 6, 14}, odd = {1, 9, 3, 11, 5, 13, 7, 15};
-    const lane_index8 low2 = {0, 1, 8, 9, 4, 5, 12, 13}, high2 = {2, 3, 10, 11, 6, 7, 14, 15};
-    const lane_index8 low4 = {0, 1, 2, 3, 8, 9, 10, 11}, high4 = {4, 5, 6, 7, 12, 13, 14, 15};
     lanes8 t[8], u[8];
     for (int q = 0; q < 8; q += 2) {
-        t[q] = __builtin_shuffle(r[q], r[q + 1], even);
-        t[q + 1] = __builtin_shuffle(r[q], r[q + 1], odd);
+        t[q] = TRI_SHUFFLE8(r[q], r[q + 1], 0, 8, 2, 10, 4, 12, 6, 14);
+        t[q + 1] = TRI_SHUFFLE8(r[q], r[q + 1], 1, 9, 3, 11, 5, 13, 7, 15);
     }
     for (int q = 0; q < 8; q += 4) {
-        u[q] = __builtin_shuffle(t[q], t[q + 2], low2);
-        u[q + 2] = __builtin_shuffle(t[q], t[q + 2], high2);
-        u[q + 1] = __builtin_shuffle(t[q + 1], t[q + 3], low2);
-        u[q + 3] = __builtin_shuffle(t[q + 1], t[q + 3], high2);
+        u[q] = TRI_SHUFFLE8(t[q], t[q + 2], 0, 1, 8, 9, 4, 5, 12, 13);
+        u[q + 2] = TRI_SHUFFLE8(t[q], t[q + 2], 2, 3, 10, 11, 6, 7, 14, 15);
+        u[q + 1] = TRI_SHUFFLE8(t[q + 1], t[q + 3], 0, 1, 8, 9, 4, 5, 12, 13);
+        u[q + 3] = TRI_SHUFFLE8(t[q + 1], t[q + 3], 2, 3, 10, 11, 6, 7, 14, 15);
     }
     for (int q = 0; q < 4; q++) {
-        out[q] = __builtin_shuffle(u[q], u[q + 4], low4);
-        out[q + 4] = __builtin_shuffle(u[q], u[q + 4], high4);
+        out[q] = TRI_SHUFFLE8(u[q], u[q + 4], 0, 1, 2, 3, 8, 9, 10, 11);
+        out[q + 4] = TRI_SHUFFLE8(u[q], u[q + 4], 4, 5, 6, 7, 12, 13, 14, 15);
     }
 }
 
