@@ -513,9 +513,9 @@ static void test_multiply(void **state)
     (void)state;
     const struct ob_qr *ob = ob_qr();
     /* nq, k, the other dimension of C */
-    static const tela_int cases[][3] = {{1, 1, 3},   {7, 7, 5},       {9, 4, 11},
-                                        {65, 65, 7}, {130, 70, 33},   {200, 129, 1},
-                                        {40, 0, 5},  {150, 150, 150}, {300, 20, 40}};
+    static const tela_int cases[][3] = {
+        {1, 1, 3},  {7, 7, 5},       {9, 4, 11},    {65, 65, 7},   {130, 70, 33}, {200, 129, 1},
+        {40, 0, 5}, {150, 150, 150}, {300, 20, 40}, {300, 290, 9}, {600, 530, 20}};
     static const char sides[] = {'L', 'R'}, transes[] = {'N', 'T'};
     tl_seed(3);
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {

@@ -44,7 +44,7 @@ static bool multiply_upper(tela_par par, bool left, bool trans, tela_int m, tela
     const tela_int k = (left ? m : n) - 1, mi = left ? k : m, ni = left ? n : k;
     const size_t reflectors = (size_t)k * (size_t)k + (size_t)k;
     bool owned;
-    double *b = eig_scratch(par, reflectors + qr_multiply_len(par, left, mi, ni, k), &owned);
+    double *b = eig_scratch(par, reflectors + qr_multiply_len(par, left, mi, ni, k, false), &owned);
     if (!b)
         return false;
     double *tau_b = b + (size_t)k * (size_t)k;

@@ -66,7 +66,7 @@ int tela_dormlq(tela_par par, char side, char trans, tela_int m, tela_int n, tel
     /* Q = H(k) ... H(1) is the transpose of the QR product H(1) ... H(k) of the same vectors. */
     const size_t copy = (size_t)nq * (size_t)k;
     bool owned;
-    double *v = qr_scratch(par, copy + qr_multiply_len(par, left, m, n, k), &owned);
+    double *v = qr_scratch(par, copy + qr_multiply_len(par, left, m, n, k, false), &owned);
     if (!v) {
         qr_lq_multiply_rows(left, transpose, m, n, k, a, lda, tau, c, ldc);
         return 0;

@@ -105,7 +105,8 @@ void qr_ormqr(tela_par par, bool left, bool trans, tela_int m, tela_int n, tela_
 size_t qr_generate_len(tela_int m, tela_int n, tela_int k);
 void qr_generate(tela_par par, tela_int m, tela_int n, tela_int k, double *a, tela_int lda,
                  const double *tau, double *work);
-size_t qr_multiply_len(tela_par par, bool left, tela_int m, tela_int n, tela_int k);
+/* qr_multiply's work in doubles; kept: it will be given t_kept (geqrf's T, by geqrf's blocks). */
+size_t qr_multiply_len(tela_par par, bool left, tela_int m, tela_int n, tela_int k, bool kept);
 void qr_multiply(tela_par par, bool left, bool trans, tela_int m, tela_int n, tela_int k,
                  const double *a, tela_int lda, const double *tau, double *c, tela_int ldc,
                  double *work, const double *t_kept);
