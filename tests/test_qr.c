@@ -518,7 +518,9 @@ static void test_multiply(void **state)
         {40, 0, 5}, {150, 150, 150}, {300, 20, 40}, {300, 290, 9}, {600, 530, 20}};
     static const char sides[] = {'L', 'R'}, transes[] = {'N', 'T'};
     tl_seed(3);
-    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    /* The last (k > 512) is left out under sanitizers, as in SHAPES_RUN. */
+    const size_t runs = sizeof cases / sizeof cases[0] - (TU_SANITIZED ? 1 : 0);
+    for (size_t c = 0; c < runs; c++) {
         const tela_int nq = cases[c][0], k = cases[c][1], other = cases[c][2];
         for (int qr = 0; qr < 2; qr++) {
             /* LQ: lda = k < nq in every other case, its own bound */

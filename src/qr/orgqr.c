@@ -5,9 +5,18 @@
 #include "par/engine.h"
 #include "qr/qr.h"
 
+/* Reflectors a block: 16 up to k = 128, else geqrf's blocks up to 64. Each block's T costs about
+ * m ib^2 flops and its triangles' products grow with ib too; at k = 64 one block of 64 made orgqr
+ * 1.7x slower than blocks of 16 (docs/qr.md). */
+static tela_int generate_block_size(tela_int m, tela_int k)
+{
+    const tela_int nb = qr_block_size(m, k), most = k <= 128 ? 16 : 64;
+    return nb < most ? nb : most;
+}
+
 size_t qr_generate_len(tela_int m, tela_int n, tela_int k)
 {
-    const size_t nb = (size_t)qr_block_size(m, k > 0 ? k : 1);
+    const size_t nb = (size_t)generate_block_size(m, k > 0 ? k : 1);
     return nb * nb + qr_apply_block_len(true, m, n, (tela_int)nb) + (size_t)m * nb;
 }
 
@@ -48,7 +57,7 @@ void qr_generate(tela_par par, tela_int m, tela_int n, tela_int k, double *a, te
     }
     if (k == 0)
         return;
-    const tela_int nb = qr_block_size(m, k);
+    const tela_int nb = generate_block_size(m, k);
     double *t = work, *w = t + (size_t)nb * (size_t)nb;
     double *v = w + qr_apply_block_len(true, m, n, nb);
     for (tela_int i = (k - 1) / nb * nb; i >= 0; i -= nb) {
