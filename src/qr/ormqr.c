@@ -56,25 +56,31 @@ static void multiply_body(tela_member *self, void *arg)
     }
 }
 
-/* Reflectors a block. With a kept T, geqrf's blocks (its T is laid out by them). From the left
- * without one, narrower than geqrf's: each block's T is built from V (about m k nb flops in all)
- * and its explicit triangles cost 4 n k nb flops beyond the product's 2 n k (2m - k), so k = 64
- * in one block of 64 did three times the product's flops. Measured against geqrf's blocks, one
- * thread (docs/qr.md): square 64 0.50x the time, 128 0.66x, 256 0.82x, 1024 0.90x; 8 columns
- * of C: 256 x 64 0.42x, 2048 x 1024 0.58x. */
-static tela_int multiply_block_size(bool left, tela_int nq, tela_int n, tela_int k, bool kept)
+/* Reflectors a block. With a kept T, geqrf's blocks (its T is laid out by them). Without one,
+ * narrower than geqrf's: each block's T is built from V (about nq k nb flops in all, whatever
+ * C's other dimension), and the products on its triangles grow with nb. From the left they are
+ * GEMMs on explicit triangles, 4 n k nb flops beyond the product's 2 n k (2m - k): k = 64 in
+ * one block of 64 did three times the product's flops. From the right they are trmms. Measured
+ * call by call against geqrf's blocks, one thread (docs/qr.md): from the left, square 64 0.50x
+ * the time, 256 0.82x, 1024 0.90x, 256 x 64 with 8 columns 0.42x; from the right, square 64
+ * 0.64x, 128 0.88x, 512 x 128 with 16 rows 0.65x. other: C's dimension that Q does not touch. */
+static tela_int multiply_block_size(bool left, tela_int nq, tela_int other, tela_int k, bool kept)
 {
     const tela_int nb = qr_block_size(nq, k);
-    if (!left || kept)
+    if (kept)
         return nb;
-    const tela_int narrow = n <= 16 && k <= 256 ? 8 : k <= 256 ? 16 : k <= 512 ? 32 : 64;
+    tela_int narrow;
+    if (left)
+        narrow = other <= 16 && k <= 256 ? 8 : k <= 256 ? 16 : k <= 512 ? 32 : 64;
+    else
+        narrow = k <= 64 || (other <= 16 && k <= 256) ? 8 : k <= 256 ? 32 : nb;
     return narrow < nb ? narrow : nb;
 }
 
 size_t qr_multiply_len(tela_par par, bool left, tela_int m, tela_int n, tela_int k, bool kept)
 {
     const tela_int nq = left ? m : n;
-    const size_t nb = (size_t)multiply_block_size(left, nq, n, k > 0 ? k : 1, kept);
+    const size_t nb = (size_t)multiply_block_size(left, nq, left ? n : m, k > 0 ? k : 1, kept);
     if (!left)
         return nb * nb + qr_apply_block_len(false, m, n, (tela_int)nb);
     const size_t blocks = ((size_t)(k > 0 ? k : 1) + nb - 1) / nb;
@@ -87,7 +93,8 @@ void qr_multiply(tela_par par, bool left, bool trans, tela_int m, tela_int n, te
 {
     if (m == 0 || n == 0 || k == 0)
         return;
-    const tela_int nq = left ? m : n, nb = multiply_block_size(left, nq, n, k, t_kept != NULL);
+    const tela_int nq = left ? m : n,
+                   nb = multiply_block_size(left, nq, left ? n : m, k, t_kept != NULL);
     /* Q^T C and C Q take H(1) first; Q C and C Q^T take it last. */
     const bool forward = left == trans;
     if (left) {
