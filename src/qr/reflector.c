@@ -95,6 +95,19 @@ void qr_apply_reflector(tela_int len, tela_int cols, const double *v, tela_int i
 {
     if (tau == 0.0)
         return;
+    if (incv == 1 && len > 1 && len - 1 <= LEVEL1_BLOCK) {
+        /* The loops taken once for every column: level1_dot and level1_axpy looked them up per
+         * call (a once-guard and a table), about 12% of a 16 x 16 dgeqrf. One block, so the
+         * same sums as level1_dot's. */
+        const level1_loops *loops = level1_loops_for(len - 1);
+        for (tela_int j = 0; j < cols; j++) {
+            double *col = c + (size_t)j * (size_t)ldc;
+            const double w = tau * (col[0] + loops->dot(len - 1, col + 1, v + 1));
+            col[0] -= w;
+            loops->axpy(len - 1, -w, v + 1, col + 1);
+        }
+        return;
+    }
     for (tela_int j = 0; j < cols; j++) {
         double *col = c + (size_t)j * (size_t)ldc;
         const double w = tau * (col[0] + tail_dot(len - 1, col + 1, 1, v + incv, incv));
