@@ -63,10 +63,11 @@ static void multiply_body(tela_member *self, void *arg)
  * one block of 64 did three times the product's flops. From the right they are trmms. Measured
  * call by call against geqrf's blocks, one thread (docs/qr.md): from the left, square 64 0.50x
  * the time, 256 0.82x, 1024 0.90x, 256 x 64 with 8 columns 0.42x; from the right, square 64
- * 0.64x, 128 0.88x, 512 x 128 with 16 rows 0.65x. other: C's dimension that Q does not touch. */
-static tela_int multiply_block_size(bool left, tela_int nq, tela_int other, tela_int k, bool kept)
+ * 0.64x, 128 0.88x, 512 x 128 with 16 rows 0.65x. C is m x n; Q is of order nq, and the other
+ * dimension of C is the one Q does not touch. */
+static tela_int multiply_block_size(bool left, tela_int m, tela_int n, tela_int k, bool kept)
 {
-    const tela_int nb = qr_block_size(nq, k);
+    const tela_int nq = left ? m : n, other = left ? n : m, nb = qr_block_size(nq, k);
     if (kept)
         return nb;
     tela_int narrow;
@@ -79,8 +80,7 @@ static tela_int multiply_block_size(bool left, tela_int nq, tela_int other, tela
 
 size_t qr_multiply_len(tela_par par, bool left, tela_int m, tela_int n, tela_int k, bool kept)
 {
-    const tela_int nq = left ? m : n;
-    const size_t nb = (size_t)multiply_block_size(left, nq, left ? n : m, k > 0 ? k : 1, kept);
+    const size_t nb = (size_t)multiply_block_size(left, m, n, k > 0 ? k : 1, kept);
     if (!left)
         return nb * nb + qr_apply_block_len(false, m, n, (tela_int)nb);
     const size_t blocks = ((size_t)(k > 0 ? k : 1) + nb - 1) / nb;
@@ -93,8 +93,7 @@ void qr_multiply(tela_par par, bool left, bool trans, tela_int m, tela_int n, te
 {
     if (m == 0 || n == 0 || k == 0)
         return;
-    const tela_int nq = left ? m : n,
-                   nb = multiply_block_size(left, nq, left ? n : m, k, t_kept != NULL);
+    const tela_int nq = left ? m : n, nb = multiply_block_size(left, m, n, k, t_kept != NULL);
     /* Q^T C and C Q take H(1) first; Q C and C Q^T take it last. */
     const bool forward = left == trans;
     if (left) {

@@ -28,18 +28,12 @@ static void factor_leaf(tela_int m, tela_int n, double *a, tela_int lda, double 
     qr_factor_columns(m, n, a, lda, tau);
     if (!want_t)
         return;
-    /* Level 1's loops looked up once, not per dot (as qr_apply_reflector): the same sums as
-     * level1_dot's where the dots fit one block. */
-    const level1_loops *loops = m - 1 <= LEVEL1_BLOCK ? level1_loops_for(m - 1) : NULL;
+    const level1_loops *loops = level1_loops_upto(m - 1);
     for (tela_int j = 1; j < n; j++) {
         const double *vj = a + j + j * lda; /* v_j: 1 at row j, then below */
-        const tela_int len = m - j - 1;
         for (tela_int i = 0; i < j; i++) {
             const double *vi = a + j + i * lda;
-            const double dot = !loops    ? level1_dot(len, vi + 1, vj + 1)
-                               : len > 0 ? loops->dot(len, vi + 1, vj + 1)
-                                         : 0.0;
-            t[i + j * ldt] = vi[0] + dot;
+            t[i + j * ldt] = vi[0] + level1_dot_by(loops, m - j - 1, vi + 1, vj + 1);
         }
     }
     qr_t_recurrence(n, tau, t, ldt);

@@ -69,23 +69,25 @@ void qr_reflector(tela_int n, double *alpha, double *x, tela_int incx, double *t
     *alpha = beta;
 }
 
-/* v's tail against x's: level 1's kernel where both are contiguous, the BLAS entry points
- * (strided LQ rows, C's rows from the right) otherwise. */
-static double tail_dot(tela_int n, const double *x, tela_int incx, const double *v, tela_int incv)
+/* v's tail against x's: level 1's kernel where both are contiguous (by loops taken once, see
+ * level1_loops_upto), the BLAS entry points (strided LQ rows, C's rows from the right)
+ * otherwise. */
+static double tail_dot(const level1_loops *loops, tela_int n, const double *x, tela_int incx,
+                       const double *v, tela_int incv)
 {
     if (n <= 0)
         return 0.0;
-    return incx == 1 && incv == 1 ? level1_dot(n, x, v)
+    return incx == 1 && incv == 1 ? level1_dot_by(loops, n, x, v)
                                   : tela_ddot(tela_par_seq(), n, x, incx, v, incv);
 }
 
-static void tail_axpy(tela_int n, double alpha, const double *v, tela_int incv, double *x,
-                      tela_int incx)
+static void tail_axpy(const level1_loops *loops, tela_int n, double alpha, const double *v,
+                      tela_int incv, double *x, tela_int incx)
 {
     if (n <= 0)
         return;
     if (incx == 1 && incv == 1)
-        level1_axpy(n, alpha, v, x);
+        level1_axpy_by(loops, n, alpha, v, x);
     else
         tela_daxpy(tela_par_seq(), n, alpha, v, incv, x, incx);
 }
@@ -95,24 +97,12 @@ void qr_apply_reflector(tela_int len, tela_int cols, const double *v, tela_int i
 {
     if (tau == 0.0)
         return;
-    if (incv == 1 && len > 1 && len - 1 <= LEVEL1_BLOCK) {
-        /* The loops taken once for every column: level1_dot and level1_axpy looked them up per
-         * call (a once-guard and a table), about 12% of a 16 x 16 dgeqrf. One block, so the
-         * same sums as level1_dot's. */
-        const level1_loops *loops = level1_loops_for(len - 1);
-        for (tela_int j = 0; j < cols; j++) {
-            double *col = c + (size_t)j * (size_t)ldc;
-            const double w = tau * (col[0] + loops->dot(len - 1, col + 1, v + 1));
-            col[0] -= w;
-            loops->axpy(len - 1, -w, v + 1, col + 1);
-        }
-        return;
-    }
+    const level1_loops *loops = level1_loops_upto(len - 1);
     for (tela_int j = 0; j < cols; j++) {
         double *col = c + (size_t)j * (size_t)ldc;
-        const double w = tau * (col[0] + tail_dot(len - 1, col + 1, 1, v + incv, incv));
+        const double w = tau * (col[0] + tail_dot(loops, len - 1, col + 1, 1, v + incv, incv));
         col[0] -= w;
-        tail_axpy(len - 1, -w, v + incv, incv, col + 1, 1);
+        tail_axpy(loops, len - 1, -w, v + incv, incv, col + 1, 1);
     }
 }
 
@@ -123,8 +113,8 @@ void qr_apply_reflector_right(tela_int rows, tela_int len, const double *v, tela
         return;
     for (tela_int r = 0; r < rows; r++) {
         double *row = c + r;
-        const double w = tau * (row[0] + tail_dot(len - 1, row + ldc, ldc, v + incv, incv));
+        const double w = tau * (row[0] + tail_dot(NULL, len - 1, row + ldc, ldc, v + incv, incv));
         row[0] -= w;
-        tail_axpy(len - 1, -w, v + incv, incv, row + ldc, ldc);
+        tail_axpy(NULL, len - 1, -w, v + incv, incv, row + ldc, ldc);
     }
 }
