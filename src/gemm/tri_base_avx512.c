@@ -5,10 +5,10 @@
 
 void gemm_tri_left_avx512(const gemm_tri *t, ptrdiff_t n, double *b, ptrdiff_t ldb)
 {
-    tri_base_left(t, n, b, ldb);
+    tri_base_left(t, 16, n, b, ldb);
 }
 
 void gemm_tri_right_avx512(const gemm_tri *t, ptrdiff_t m, double *b, ptrdiff_t ldb)
 {
-    tri_base_right(t, m, b, ldb);
+    tri_base_right(t, 12, m, b, ldb);
 }

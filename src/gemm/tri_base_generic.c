@@ -4,10 +4,10 @@
 
 void gemm_tri_left_generic(const gemm_tri *t, ptrdiff_t n, double *b, ptrdiff_t ldb)
 {
-    tri_base_left(t, n, b, ldb);
+    tri_base_left(t, 4, n, b, ldb);
 }
 
 void gemm_tri_right_generic(const gemm_tri *t, ptrdiff_t m, double *b, ptrdiff_t ldb)
 {
-    tri_base_right(t, m, b, ldb);
+    tri_base_right(t, 4, m, b, ldb);
 }
