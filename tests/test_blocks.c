@@ -304,6 +304,46 @@ static void test_unpacked_path_and_lda(void **state)
     assert_false(unpacked_op(kr, true, true, 512, 512, 512, 520, 520));
 }
 
+/* The AVX2 set's unpacked path has tiles of 6 columns (re-reading A twice as often as AVX-512's
+ * 12): A in a quarter of L2; past 256 columns of C only a thin A (m or k <= 64); op(A) = A^T only
+ * within the small path's stack copy (driver.c, measured with a 2 MiB L2). */
+static void test_unpacked_path_narrow_tiles(void **state)
+{
+    (void)state;
+    const gemm_kernel *avx2 = gemm_kernel_by_name("avx2");
+    if (!avx2)
+        skip();
+    if (!avx2)
+        return; /* (skip does not return) */
+    assert_true(avx2->unpacked_fast && avx2->unpacked_narrow_tiles);
+    gemm_kernel two_mib = *avx2, one_mib = *avx2, unknown = *avx2;
+    two_mib.l2 = 2 << 20;
+    one_mib.l2 = 1 << 20;
+    unknown.l2 = 0;
+    const gemm_kernel *kr = &two_mib;
+    assert_true(unpacked(kr, 192, 192, 192, 192));
+    assert_true(unpacked(kr, 256, 256, 256, 256));
+    assert_false(unpacked(&one_mib, 192, 192, 192, 192)); /* A 36864 > 32768 doubles */
+    assert_false(unpacked(&unknown, 192, 192, 192, 192));
+    assert_true(unpacked(&unknown, 128, 128, 128, 128));
+    /* Past 256 columns: thin A only (16 x 4000 x 4000 1.67x, 512 x 512 x 64 1.21x packing),
+     * not 128 x 2000 x 256 (0.94x) or 256 x 2000 x 256 (0.95x). */
+    assert_true(unpacked(kr, 16, 4000, 4000, 16));
+    assert_true(unpacked(kr, 512, 512, 64, 520));
+    assert_false(unpacked(kr, 128, 2000, 256, 128));
+    assert_false(unpacked(kr, 256, 2000, 256, 256));
+    assert_false(unpacked(kr, 2000, 2000, 64, 2000)); /* A past a quarter of L2 */
+    /* op(A) = A^T: on the stack copy (m k <= 4096), else packed, alone or with op(B) = B^T. */
+    assert_true(unpacked_op(kr, true, false, 64, 64, 64, 64, 64));
+    assert_false(unpacked_op(kr, true, false, 128, 128, 128, 128, 128));
+    assert_true(unpacked_op(kr, true, true, 64, 64, 64, 64, 64));
+    assert_false(unpacked_op(kr, true, true, 128, 128, 128, 130, 130));
+    /* The AVX-512 set keeps its rules. */
+    const gemm_kernel *avx512 = gemm_kernel_by_name("avx512");
+    if (avx512)
+        assert_false(avx512->unpacked_narrow_tiles);
+}
+
 /* Counts the members of a region whose thread lacks a kept buffer for the
  * largest serial GEMM (inside a region none can be allocated: a serial
  * kernel there would take the unpacked way, at half speed). */
@@ -777,6 +817,7 @@ int main(void)
         cmocka_unit_test(test_unknown_caches_keep_blocks),
         cmocka_unit_test(test_running_kernel_blocks_fit),
         cmocka_unit_test(test_unpacked_path_and_lda),
+        cmocka_unit_test(test_unpacked_path_narrow_tiles),
         cmocka_unit_test(test_member_grids),
         cmocka_unit_test(test_region_members_hold_a_buffer),
         cmocka_unit_test(test_edge_kernel_masks),

@@ -97,7 +97,8 @@ static void test_odd_sizes_all_transposes(void **state)
 
 /* Every tile shape of the unpacked path: 1-16 rows in one or two vectors, with and without a
  * masked last vector, and 1-12 columns a tile (n = 13 and 23-25 cut into two tiles of unequal
- * width), beta = 0 over NaN-free C and beta != 0, lda, ldb and ldc past the rows. */
+ * width), beta = 0 over NaN-free C and beta != 0, lda, ldb and ldc past the rows; under
+ * TELA_ARCH=avx2 (test_gemm_avx2) the AVX2 path's 1-8 rows in vectors of 4 by 1-6 columns. */
 static void test_small_tile_shapes(void **state)
 {
     (void)state;

@@ -448,7 +448,9 @@ static bool columns_in_one_l1_set(ptrdiff_t ld, ptrdiff_t k)
 
 double gemm_unpacked_reread_max(const gemm_kernel *kr)
 {
-    return kr->l2 > 0 ? (double)kr->l2 / 2.0 / (double)sizeof(double) : GEMM_UNPACKED_A_MAX;
+    const double half =
+        kr->l2 > 0 ? (double)kr->l2 / 2.0 / (double)sizeof(double) : GEMM_UNPACKED_A_MAX;
+    return kr->unpacked_narrow_tiles ? half / 2.0 : half;
 }
 
 bool gemm_prefers_unpacked(const gemm_problem *pr)
@@ -463,7 +465,8 @@ bool gemm_prefers_unpacked(const gemm_problem *pr)
      * 1.03x) in the packing buffer; with op(B) = B^T too, C^T = B A is computed from both operands
      * in place. */
     const bool both = pr->a.trans && pr->b.trans;
-    if (!pr->kernel->unpacked_fast ||
+    const bool narrow = pr->kernel->unpacked_narrow_tiles;
+    if (!pr->kernel->unpacked_fast || (narrow && pr->a.trans && m * k > GEMM_SMALL_TRANSPOSE_MAX) ||
         (gemm_unpacked_copies_a(pr) && (pr->part != GEMM_ALL || m * k > GEMM_UNPACKED_A_MAX)))
         return false;
     /* The unpacked AVX-512 path re-reads A (m x k) once per 12 columns of C and B once per 16
@@ -483,7 +486,11 @@ bool gemm_prefers_unpacked(const gemm_problem *pr)
      * rows of 12, each re-read by every 16 rows of A; at k = 1000-4000 a row a page, 0.80-0.89x).
      * Against packing, one thread: 16 x 4000 x 4000 NN 2.06x, 64 x 4000 x 1000 NN 1.28x,
      * 1000 x 1000 x 16 NN 1.13x and NT 1.22x, 256 x 2000 x 256 NN 1.11x and NT 1.04x. */
-    const bool b_any_width = !both && (!pr->b.trans || k <= 256);
+    /* The AVX2 path's 6-column tiles (narrow), TELA_ARCH=avx2 on the Xeon (model 207), against
+     * packing: NN 96-192 1.20-1.61x, 224-256 level, 16 x 4000 x 4000 1.67x, 32 x 2000 x 2000
+     * 1.36x, 512 x 512 x 64 1.21x, 2000 x 2000 x 32 1.07x, but 128 x 2000 x 256 0.94x and
+     * 256 x 2000 x 256 0.95x; TN 128 on the copy 0.94x, TT 128 (A^T beyond the stack) packs. */
+    const bool b_any_width = !both && (!pr->b.trans || k <= 256) && (!narrow || m <= 64 || k <= 64);
     return reread <= 6144.0 ||
            (reread <= gemm_unpacked_reread_max(pr->kernel) && (other <= 256 || b_any_width));
 }

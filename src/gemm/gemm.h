@@ -127,7 +127,11 @@ typedef struct gemm_kernel {
     gemm_pack_a_from_b_fn pack_a_from_b;          /* NULL: syrk packs A from A */
     gemm_tri_fn tri_left, tri_right;              /* trsm/trmm base cases */
     gemm_unit_lower_fn unit_lower_panel;          /* getrf's solve on packed U12 */
-    bool unpacked_fast;     /* small is a vector path worth using beyond tiny sizes */
+    bool unpacked_fast; /* small is a vector path worth using beyond tiny sizes */
+    /* small's tiles have half the AVX-512 path's 12 columns (AVX2: 6), so it re-reads A twice as
+     * often: A may take a quarter of L2, not half; past 256 columns of C only a thin A (m or
+     * k <= 64) runs unpacked; op(A) = A^T only within the stack copy (gemm_prefers_unpacked). */
+    bool unpacked_narrow_tiles;
     gemm_ukernel_edge edge; /* edge and diagonal tiles in place; NULL: through a buffer */
     gemm_ukernel_prefetch ukernel_prefetch; /* NULL: no next block is asked for */
     gemm_transpose_fn transpose;            /* op(A) = A^T copied for the small path */
@@ -175,6 +179,7 @@ void gemm_kernel_generic_d4x4(int kc, const double *restrict a, const double *re
                               double *restrict c, ptrdiff_t ldc, double beta);
 
 void gemm_small_avx512(const struct gemm_problem *pr);
+void gemm_small_avx2(const struct gemm_problem *pr);
 void gemm_unit_lower_panel_generic(int k, const double *l, ptrdiff_t l_row, ptrdiff_t l_col, int nr,
                                    double *panel);
 void gemm_unit_lower_panel_avx2(int k, const double *l, ptrdiff_t l_row, ptrdiff_t l_col, int nr,

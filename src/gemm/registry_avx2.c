@@ -10,8 +10,10 @@ const gemm_kernel gemm_registry_avx2 = {
     .kc = 256,  /* depth of a packed panel: kc x nr x 8 B = 12 KiB of B in L1 */
     .nc = 1026, /* columns of the packed B block, a multiple of nr */
     .ukernel = gemm_kernel_avx2_d8x6,
+    .small = gemm_small_avx2,
     .tri_left = gemm_tri_left_avx2,
     .tri_right = gemm_tri_right_avx2,
     .unit_lower_panel = gemm_unit_lower_panel_avx2,
-    .unpacked_fast = false,
+    .unpacked_fast = true, /* its small path beats packing beyond tiny sizes */
+    .unpacked_narrow_tiles = true,
 };
