@@ -170,8 +170,8 @@ static void test_running_kernel_blocks_fit(void **state)
     assert_true(kr->nc * column < most + kr->nr * column);
 }
 
-static bool unpacked_op(const gemm_kernel *kr, bool ta, bool tb, ptrdiff_t m, ptrdiff_t n,
-                        ptrdiff_t k, ptrdiff_t lda, ptrdiff_t ldb)
+static bool unpacked_part(const gemm_kernel *kr, gemm_part part, bool ta, bool tb, ptrdiff_t m,
+                          ptrdiff_t n, ptrdiff_t k, ptrdiff_t lda, ptrdiff_t ldb)
 {
     static double dummy;
     const gemm_problem pr = {.kernel = kr,
@@ -184,8 +184,14 @@ static bool unpacked_op(const gemm_kernel *kr, bool ta, bool tb, ptrdiff_t m, pt
                              .k = k,
                              .alpha = -1.0,
                              .beta = 1.0,
-                             .part = GEMM_ALL};
+                             .part = part};
     return gemm_prefers_unpacked(&pr);
+}
+
+static bool unpacked_op(const gemm_kernel *kr, bool ta, bool tb, ptrdiff_t m, ptrdiff_t n,
+                        ptrdiff_t k, ptrdiff_t lda, ptrdiff_t ldb)
+{
+    return unpacked_part(kr, GEMM_ALL, ta, tb, m, n, k, lda, ldb);
 }
 
 static bool unpacked(const gemm_kernel *kr, ptrdiff_t m, ptrdiff_t n, ptrdiff_t k, ptrdiff_t lda)
@@ -338,6 +344,11 @@ static void test_unpacked_path_narrow_tiles(void **state)
     assert_false(unpacked_op(kr, true, false, 128, 128, 128, 128, 128));
     assert_true(unpacked_op(kr, true, true, 64, 64, 64, 64, 64));
     assert_false(unpacked_op(kr, true, true, 128, 128, 128, 130, 130));
+    /* A triangle (syrk, syr2k: strips of 8 columns, tiles of 4 + 4) only with A in L1. */
+    assert_true(unpacked_part(kr, GEMM_LOWER, false, true, 64, 64, 64, 64, 64));
+    assert_false(unpacked_part(kr, GEMM_LOWER, false, true, 128, 128, 128, 128, 128));
+    assert_false(unpacked_part(kr, GEMM_UPPER, false, true, 1000, 1000, 32, 1000, 1000));
+    assert_true(unpacked_part(&two_mib, GEMM_ALL, false, false, 1000, 1000, 32, 1000, 32));
     /* The AVX-512 set keeps its rules. */
     const gemm_kernel *avx512 = gemm_kernel_by_name("avx512");
     if (avx512)

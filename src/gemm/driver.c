@@ -491,8 +491,12 @@ bool gemm_prefers_unpacked(const gemm_problem *pr)
      * 1.36x, 512 x 512 x 64 1.21x, 2000 x 2000 x 32 1.07x, but 128 x 2000 x 256 0.94x and
      * 256 x 2000 x 256 0.95x; TN 128 on the copy 0.94x, TT 128 (A^T beyond the stack) packs. */
     const bool b_any_width = !both && (!pr->b.trans || k <= 256) && (!narrow || m <= 64 || k <= 64);
-    return reread <= 6144.0 ||
-           (reread <= gemm_unpacked_reread_max(pr->kernel) && (other <= 256 || b_any_width));
+    /* A triangle is computed in strips of 8 columns (part.c): tiles of 4 + 4 columns on the AVX2
+     * path, 8 accumulators for its 2 FMA ports: syrk L N 256 0.69x, syr2k 256 0.7x, 1000 x 32
+     * 0.8x packing; 64 (A in L1) 2x. */
+    const bool narrow_strips = narrow && pr->part != GEMM_ALL;
+    return reread <= 6144.0 || (!narrow_strips && reread <= gemm_unpacked_reread_max(pr->kernel) &&
+                                (other <= 256 || b_any_width));
 }
 
 void gemm_small(const gemm_problem *pr)
