@@ -22,11 +22,12 @@ typedef struct pivot_candidate {
     char pad[64 - sizeof(double) - sizeof(tela_int)];
 } pivot_candidate;
 
-/* The hot loops, compiled for AVX-512 too and chosen per panel from cpuid:
- * the panel is the part of LU the GEMM does not cover, and SSE2 loops made
- * it a large part of getrf's time at small orders (docs/lu-chol.md, "Base:
- * panels of 8 columns"). (Not target_clones: its ifunc resolvers run
- * before ThreadSanitizer's runtime is up, and crashed the tsan build.) */
+/* The hot loops, compiled for AVX2 and AVX-512 too and chosen per panel by the library's ISA
+ * (par_isa_chosen: TELA_ARCH forces it, as it does the GEMM kernels): the panel is the part of LU
+ * the GEMM does not cover, and SSE2 loops made it a large part of getrf's time at small orders
+ * (docs/lu-chol.md, "Base: panels of 8 columns"). Built without contraction (CMakeLists.txt),
+ * every build rounds alike. (Not target_clones: its ifunc resolvers run before
+ * ThreadSanitizer's runtime is up, and crashed the tsan build.) */
 /* NOLINTBEGIN(bugprone-macro-parentheses): attribute is an attribute, not an expression */
 #define PANEL_LOOPS(suffix, attribute)                                                             \
     attribute static void subtract_multiple_##suffix(tela_int count, double *restrict x,           \
@@ -44,44 +45,43 @@ typedef struct pivot_candidate {
 
 PANEL_LOOPS(plain, )
 #if defined(__x86_64__) && defined(__GNUC__)
-#define PANEL_AVX512 1
+#define PANEL_VECTOR 1
+PANEL_LOOPS(avx2, __attribute__((target("avx2"))))
 PANEL_LOOPS(avx512, __attribute__((target("avx512f"))))
 #endif
 
-static bool panel_avx512(void)
-{
-#ifdef PANEL_AVX512
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx512f");
-#else
-    return false;
-#endif
-}
-
 /* x[i] -= y[i] * u for i in [0, count). */
-static inline void subtract_multiple(bool avx512, tela_int count, double *restrict x,
+static inline void subtract_multiple(par_isa isa, tela_int count, double *restrict x,
                                      const double *restrict y, double u)
 {
-#ifdef PANEL_AVX512
-    if (avx512) {
+#ifdef PANEL_VECTOR
+    if (isa == PAR_ISA_AVX512) {
         subtract_multiple_avx512(count, x, y, u);
         return;
     }
+    if (isa == PAR_ISA_AVX2) {
+        subtract_multiple_avx2(count, x, y, u);
+        return;
+    }
 #endif
-    (void)avx512;
+    (void)isa;
     subtract_multiple_plain(count, x, y, u);
 }
 
 /* x[i] *= r for i in [0, count). */
-static inline void scale(bool avx512, tela_int count, double *x, double r)
+static inline void scale(par_isa isa, tela_int count, double *x, double r)
 {
-#ifdef PANEL_AVX512
-    if (avx512) {
+#ifdef PANEL_VECTOR
+    if (isa == PAR_ISA_AVX512) {
         scale_avx512(count, x, r);
         return;
     }
+    if (isa == PAR_ISA_AVX2) {
+        scale_avx2(count, x, r);
+        return;
+    }
 #endif
-    (void)avx512;
+    (void)isa;
     scale_plain(count, x, r);
 }
 
@@ -90,7 +90,7 @@ typedef struct panel_job {
     double *a;
     tela_int *ipiv;
     tela_int info;
-    bool avx512; /* the loops' build, chosen once per panel */
+    par_isa isa; /* the loops' build, chosen once per panel */
     pivot_candidate candidates[PANEL_MAX_WIDTH];
 } panel_job;
 
@@ -150,7 +150,7 @@ static void panel_body(tela_member *self, void *arg)
         if (pivot != 0.0) {
             /* LAPACK scales by the reciprocal unless it would overflow. */
             if (fabs(pivot) >= DBL_MIN) {
-                scale(job->avx512, row_to - i_from, col + i_from, 1.0 / pivot);
+                scale(job->isa, row_to - i_from, col + i_from, 1.0 / pivot);
             } else {
                 for (tela_int i = i_from; i < row_to; i++)
                     col[i] /= pivot;
@@ -163,7 +163,7 @@ static void panel_body(tela_member *self, void *arg)
             const double u = cc[j];
             if (u == 0.0)
                 continue;
-            subtract_multiple(job->avx512, row_to - i_from, cc + i_from, col + i_from, u);
+            subtract_multiple(job->isa, row_to - i_from, cc + i_from, col + i_from, u);
         }
     }
 }
@@ -180,7 +180,7 @@ double lu_panel_estimate_ns(tela_int m, tela_int n)
 tela_int lu_panel(tela_par par, tela_int m, tela_int n, double *a, tela_int lda, tela_int *ipiv)
 {
     panel_job job = {
-        .m = m, .n = n, .lda = lda, .a = a, .ipiv = ipiv, .info = 0, .avx512 = panel_avx512()};
+        .m = m, .n = n, .lda = lda, .a = a, .ipiv = ipiv, .info = 0, .isa = par_isa_chosen()};
     const tela_int mn = m < n ? m : n;
     const int sections = (int)(2 * mn);
     if (tela_parallel_gated(tela_par_limit(par, PANEL_MAX_WIDTH), "getrf-panel",
