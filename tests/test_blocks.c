@@ -134,9 +134,14 @@ static void test_haswell_caches(void **state)
     /* 32 KiB L1d, 256 KiB L2, 8 MiB L3 with the 8 x 6 AVX2 kernel. */
     gemm_kernel kr = kernel_like(8, 6);
     gemm_blocks_for(&kr, 32 << 10, 256 << 10, 8 << 20);
-    assert_int_equal(kr.kc, 336); /* 32768 / 2 / 48 = 341, down to a multiple of 8 */
-    assert_int_equal(kr.mc, 32);  /* 40% of L2 / (336 * 8) = 39, down to a multiple of 8 */
-    assert_int_equal(kr.nc, 780); /* a quarter of L3 / (336 * 8) = 780 */
+    assert_int_equal(kr.kc, 256);  /* 32768 / 2 / 48 = 341, at most GEMM_KC_MAX */
+    assert_int_equal(kr.mc, 48);   /* 40% of L2 / (256 * 8) = 51, down to a multiple of 8 */
+    assert_int_equal(kr.nc, 1020); /* a quarter of L3 / (256 * 8) = 1024, whole panels of 6 */
+    /* The Xeon's 48 KiB L1d would give 512 steps of 6 columns; the cap keeps 256. */
+    gemm_kernel xeon = kernel_like(8, 6);
+    gemm_blocks_for(&xeon, 48 << 10, 2 << 20, 260L << 20);
+    assert_int_equal(xeon.kc, 256);
+    assert_int_equal(xeon.mc, 408); /* 40% of 2 MiB / (256 * 8) = 409 */
     assert_int_equal(kr.kc % 8, 0);
 }
 
@@ -161,7 +166,7 @@ static void test_running_kernel_blocks_fit(void **state)
     (void)state;
     const gemm_kernel *kr = gemm_kernel_get();
     assert_non_null(kr);
-    assert_true(kr->kc >= 64 && kr->kc <= 512 && kr->kc % 8 == 0);
+    assert_true(kr->kc >= 64 && kr->kc <= GEMM_KC_MAX && kr->kc % 8 == 0);
     assert_true(kr->mc >= kr->mr && kr->mc % kr->mr == 0);
     assert_true(kr->nc >= 16 * kr->nr && kr->nc % kr->nr == 0 && kr->nc <= 4096);
     /* The B block within the cap, give or take the rounding up to a panel. */

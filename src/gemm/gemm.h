@@ -160,6 +160,12 @@ void gemm_blocks_for(gemm_kernel *kr, long l1, long l2, long l3);
 /* A kernel set by name if this CPU can run it, else NULL (tests compare them). */
 const gemm_kernel *gemm_kernel_by_name(const char *name);
 
+/* The most steps of a packed panel. The B micro-panel in half of L1d sets kc, and with the AVX2
+ * set's 6 columns a 48 KiB L1 gave 512: its A micro-panel (8 x 512, 32 KiB) then left L1 no room
+ * for B's, and dgemm 1024-2048 ran 5% slower than at 256 (TELA_ARCH=avx2 on the Xeon model 207;
+ * 128-384 within 3%). BLIS and OpenBLAS take 256 for these kernels too. */
+#define GEMM_KC_MAX 256
+
 /* One registry per ISA (registry_<isa>.c): its kernels and default block sizes together, every
  * field named. The AVX2 and AVX-512 registries leave NULL what they take from the generic one. */
 extern const gemm_kernel gemm_registry_generic, gemm_registry_avx2, gemm_registry_avx512;

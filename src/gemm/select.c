@@ -61,7 +61,7 @@ static int round_down(long x, int multiple, int low, int high)
 void gemm_blocks_for(gemm_kernel *kr, long l1, long l2, long l3)
 {
     if (l1 > 0)
-        kr->kc = round_down(l1 / 2 / (kr->nr * (long)sizeof(double)), 8, 64, 512);
+        kr->kc = round_down(l1 / 2 / (kr->nr * (long)sizeof(double)), 8, 64, GEMM_KC_MAX);
     if (l2 > 0) {
         kr->mc = round_down(l2 * 2 / 5 / (kr->kc * (long)sizeof(double)), kr->mr, kr->mr, 1024);
         kr->l2 = l2 < INT_MAX ? (int)l2 : INT_MAX;
