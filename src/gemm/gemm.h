@@ -198,6 +198,8 @@ void gemm_tri_left_avx512(const gemm_tri *t, ptrdiff_t n, double *b, ptrdiff_t l
 void gemm_tri_right_avx512(const gemm_tri *t, ptrdiff_t m, double *b, ptrdiff_t ldb);
 void gemm_tri_left_avx2(const gemm_tri *t, ptrdiff_t n, double *b, ptrdiff_t ldb);
 void gemm_tri_right_avx2(const gemm_tri *t, ptrdiff_t m, double *b, ptrdiff_t ldb);
+void gemm_transpose_avx2(const double *a, ptrdiff_t lda, ptrdiff_t rows, ptrdiff_t cols,
+                         double *restrict t, ptrdiff_t ldt);
 void gemm_pack_a_avx2(const struct gemm_operand *a, ptrdiff_t i0, int mc, ptrdiff_t p0, int kc,
                       double alpha, int mr, double *restrict out);
 void gemm_pack_b_avx2(const struct gemm_operand *b, ptrdiff_t p0, int kc, ptrdiff_t j0, int n_block,

@@ -1,5 +1,6 @@
 /* registry_avx2.c — the AVX2 + FMA kernel set: an 8 x 6 micro-kernel (12 accumulators, 2 A
- * vectors and a broadcast fill the 16 ymm registers) and its panel solve; the rest generic. */
+ * vectors and a broadcast fill the 16 ymm registers), the unpacked small path, packing and the
+ * transposer, trsm/trmm base triangles and getrf's panel solve; edge tiles go through a buffer. */
 #include "gemm/gemm.h"
 
 const gemm_kernel gemm_registry_avx2 = {
@@ -13,6 +14,7 @@ const gemm_kernel gemm_registry_avx2 = {
     .small = gemm_small_avx2,
     .pack_a = gemm_pack_a_avx2,
     .pack_b = gemm_pack_b_avx2,
+    .transpose = gemm_transpose_avx2,
     .tri_left = gemm_tri_left_avx2,
     .tri_right = gemm_tri_right_avx2,
     .unit_lower_panel = gemm_unit_lower_panel_avx2,
