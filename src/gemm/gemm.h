@@ -181,6 +181,9 @@ void gemm_kernel_avx512_d16x12_prefetch(int kc, const double *restrict a, const 
                                         const gemm_requests *rq);
 void gemm_kernel_avx2_d8x6(int kc, const double *restrict a, const double *restrict b,
                            double *restrict c, ptrdiff_t ldc, double beta);
+void gemm_kernel_avx2_d8x6_edge(int kc, const double *restrict a, const double *restrict b,
+                                double *restrict c, ptrdiff_t ldc, double beta, int cols,
+                                const uint16_t *restrict rows);
 void gemm_kernel_generic_d4x4(int kc, const double *restrict a, const double *restrict b,
                               double *restrict c, ptrdiff_t ldc, double beta);
 

@@ -1,4 +1,4 @@
-/* kernel_avx2_d8x6.c — the 8 x 6 double micro-kernel for AVX2 + FMA.
+/* kernel_avx2_d8x6.c — the 8 x 6 double micro-kernel for AVX2 + FMA, and its edge variant.
  *
  * Compiled alone with -mavx2 -mfma; selected by cpuid only. 12 accumulators
  * + 2 A vectors + 1 broadcast fit the 16 ymm registers. */
@@ -9,12 +9,15 @@
 
 enum { MR = 8, NR = 6 };
 
-void gemm_kernel_avx2_d8x6(int kc, const double *restrict a, const double *restrict b,
-                           double *restrict c, ptrdiff_t ldc, double beta)
+/* The sums of the tile's first nc columns (lanes of B's panel) over kc steps, each column's its
+ * own chain of FMAs: any nc gives those columns the same bits. */
+static inline __attribute__((always_inline)) void accumulate(int kc, const double *restrict a,
+                                                             const double *restrict b,
+                                                             __m256d lo[NR], __m256d hi[NR],
+                                                             const int nc)
 {
-    __m256d lo[NR], hi[NR];
 #pragma GCC unroll 6
-    for (int j = 0; j < NR; j++) {
+    for (int j = 0; j < nc; j++) {
         lo[j] = _mm256_setzero_pd();
         hi[j] = _mm256_setzero_pd();
     }
@@ -22,7 +25,7 @@ void gemm_kernel_avx2_d8x6(int kc, const double *restrict a, const double *restr
         const __m256d a0 = _mm256_load_pd(a);
         const __m256d a1 = _mm256_load_pd(a + 4);
 #pragma GCC unroll 6
-        for (int j = 0; j < NR; j++) {
+        for (int j = 0; j < nc; j++) {
             const __m256d bj = _mm256_broadcast_sd(b + j);
             lo[j] = _mm256_fmadd_pd(a0, bj, lo[j]);
             hi[j] = _mm256_fmadd_pd(a1, bj, hi[j]);
@@ -30,6 +33,13 @@ void gemm_kernel_avx2_d8x6(int kc, const double *restrict a, const double *restr
         a += MR;
         b += NR;
     }
+}
+
+void gemm_kernel_avx2_d8x6(int kc, const double *restrict a, const double *restrict b,
+                           double *restrict c, ptrdiff_t ldc, double beta)
+{
+    __m256d lo[NR], hi[NR];
+    accumulate(kc, a, b, lo, hi, NR);
     /* beta 1 and 0 straight from the registers, as the AVX-512 kernel (docs/gemm.md): the same
      * one addition per element as gemm_store_tile, without the trip through a buffer. */
     if (beta == 1.0 || beta == 0.0) {
@@ -53,7 +63,79 @@ void gemm_kernel_avx2_d8x6(int kc, const double *restrict a, const double *restr
     }
     gemm_store_tile(c, ldc, tile, MR, NR, beta);
 }
+/* The lanes of the four rows whose bits are set in `bits`. */
+static inline __m256i lanes_of(unsigned bits)
+{
+    const __m256i bit = _mm256_setr_epi64x(1, 2, 4, 8);
+    return _mm256_cmpeq_epi64(_mm256_and_si256(_mm256_set1_epi64x((long long)bits), bit), bit);
+}
+
+/* As the AVX-512 edge kernel: the tile's first 4 or 6 columns summed, then only the rows of each
+ * column that rows[j] names read and written, with masks; all of C read before any is written.
+ * beta * c + t is one FMA, as gemm_store_tile (the whole tile's other betas) makes it. */
+static inline __attribute__((always_inline)) void
+edge_tile(int kc, const double *restrict a, const double *restrict b, double *restrict c,
+          ptrdiff_t ldc, double beta, const uint16_t *restrict rows, const int nc)
+{
+    __m256d lo[NR], hi[NR];
+    accumulate(kc, a, b, lo, hi, nc);
+    if (beta != 0.0) {
+        const __m256d vbeta = _mm256_set1_pd(beta);
+#pragma GCC unroll 6
+        for (int j = 0; j < nc; j++) {
+            const double *cj = c + (ptrdiff_t)j * ldc;
+            const __m256d c_lo = _mm256_maskload_pd(cj, lanes_of(rows[j] & 15u));
+            const __m256d c_hi = _mm256_maskload_pd(cj + 4, lanes_of(rows[j] >> 4 & 15u));
+            if (beta == 1.0) {
+                lo[j] = _mm256_add_pd(c_lo, lo[j]);
+                hi[j] = _mm256_add_pd(c_hi, hi[j]);
+            } else {
+                lo[j] = _mm256_fmadd_pd(vbeta, c_lo, lo[j]);
+                hi[j] = _mm256_fmadd_pd(vbeta, c_hi, hi[j]);
+            }
+        }
+    }
+#pragma GCC unroll 6
+    for (int j = 0; j < nc; j++) {
+        double *cj = c + (ptrdiff_t)j * ldc;
+        _mm256_maskstore_pd(cj, lanes_of(rows[j] & 15u), lo[j]);
+        _mm256_maskstore_pd(cj + 4, lanes_of(rows[j] >> 4 & 15u), hi[j]);
+    }
+}
+
+void gemm_kernel_avx2_d8x6_edge(int kc, const double *restrict a, const double *restrict b,
+                                double *restrict c, ptrdiff_t ldc, double beta, int cols,
+                                const uint16_t *restrict rows)
+{
+    /* Only the columns from the first to the last with rows to write are summed (a diagonal
+     * tile of a triangle has none on one side), as a run of 4 lanes or all 6. */
+    int first = 0, last = cols;
+    while (first < last && rows[first] == 0)
+        first++;
+    while (last > first && rows[last - 1] == 0)
+        last--;
+    if (first == last)
+        return;
+    const int nc = last - first <= 4 ? 4 : NR;
+    if (first + nc > NR)
+        first = NR - nc; /* the same nc lanes, ending at the panel's last */
+    uint16_t run[NR] = {0};
+    for (int j = first; j < last; j++)
+        run[j - first] = rows[j];
+    if (nc == 4)
+        edge_tile(kc, a, b + first, c + (ptrdiff_t)first * ldc, ldc, beta, run, 4);
+    else
+        edge_tile(kc, a, b + first, c + (ptrdiff_t)first * ldc, ldc, beta, run, NR);
+}
 #else
+void gemm_kernel_avx2_d8x6_edge(int kc, const double *restrict a, const double *restrict b,
+                                double *restrict c, ptrdiff_t ldc, double beta, int cols,
+                                const uint16_t *restrict rows)
+{
+    (void)kc, (void)a, (void)b, (void)c, (void)ldc, (void)beta, (void)cols, (void)rows;
+    /* never selected off x86-64 */
+}
+
 void gemm_kernel_avx2_d8x6(int kc, const double *restrict a, const double *restrict b,
                            double *restrict c, ptrdiff_t ldc, double beta)
 {

@@ -1,6 +1,6 @@
 /* registry_avx2.c — the AVX2 + FMA kernel set: an 8 x 6 micro-kernel (12 accumulators, 2 A
  * vectors and a broadcast fill the 16 ymm registers), the unpacked small path, packing and the
- * transposer, trsm/trmm base triangles and getrf's panel solve; edge tiles go through a buffer. */
+ * transposer, trsm/trmm base triangles and getrf's panel solve, edge tiles in place. */
 #include "gemm/gemm.h"
 
 const gemm_kernel gemm_registry_avx2 = {
@@ -11,6 +11,7 @@ const gemm_kernel gemm_registry_avx2 = {
     .kc = 256,  /* depth of a packed panel: kc x nr x 8 B = 12 KiB of B in L1 */
     .nc = 1026, /* columns of the packed B block, a multiple of nr */
     .ukernel = gemm_kernel_avx2_d8x6,
+    .edge = gemm_kernel_avx2_d8x6_edge,
     .small = gemm_small_avx2,
     .pack_a = gemm_pack_a_avx2,
     .pack_b = gemm_pack_b_avx2,
