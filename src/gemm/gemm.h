@@ -30,6 +30,30 @@ typedef void (*gemm_ukernel_edge)(int kc, const double *restrict a, const double
                                   double *restrict c, ptrdiff_t ldc, double beta, int cols,
                                   const uint16_t *restrict rows);
 
+/* For an edge kernel: the run of lanes it sums, from the first to the last of the tile's cols
+ * columns with rows to write (a diagonal tile of a triangle has none on one side), widened to the
+ * narrowest of its `widths` (ascending, the last nr) that holds it and moved left where it would
+ * pass lane nr. Column j of B's panel is lane j of each step, so a run from lane *first is summed
+ * as the whole tile sums it. Returns the width (0: nothing to write); run[] gets the run's rows. */
+static inline int gemm_edge_run(const uint16_t *rows, int cols, int nr, const int *widths,
+                                int count, int *first, uint16_t *run)
+{
+    int from = 0, last = cols;
+    while (from < last && rows[from] == 0)
+        from++;
+    while (last > from && rows[last - 1] == 0)
+        last--;
+    if (from == last)
+        return 0;
+    int width = widths[count - 1];
+    for (int q = count - 1; q >= 0 && widths[q] >= last - from; q--)
+        width = widths[q];
+    *first = from + width > nr ? nr - width : from;
+    for (int j = 0; j < width; j++)
+        run[j] = *first + j < last && *first + j >= from ? rows[*first + j] : 0;
+    return width;
+}
+
 /* A region of memory (runs of seg bytes, ld bytes apart) that micro-kernels ask for into L2 a line
  * at a time, spread over their k steps, while they compute: the source of the next A block (of
  * the next B block where A is one block), so that packing it reads L2 instead of memory. Prefetches

@@ -107,21 +107,12 @@ void gemm_kernel_avx2_d8x6_edge(int kc, const double *restrict a, const double *
                                 double *restrict c, ptrdiff_t ldc, double beta, int cols,
                                 const uint16_t *restrict rows)
 {
-    /* Only the columns from the first to the last with rows to write are summed (a diagonal
-     * tile of a triangle has none on one side), as a run of 4 lanes or all 6. */
-    int first = 0, last = cols;
-    while (first < last && rows[first] == 0)
-        first++;
-    while (last > first && rows[last - 1] == 0)
-        last--;
-    if (first == last)
+    static const int widths[] = {4, NR};
+    uint16_t run[NR];
+    int first = 0;
+    const int nc = gemm_edge_run(rows, cols, NR, widths, 2, &first, run);
+    if (nc == 0)
         return;
-    const int nc = last - first <= 4 ? 4 : NR;
-    if (first + nc > NR)
-        first = NR - nc; /* the same nc lanes, ending at the panel's last */
-    uint16_t run[NR] = {0};
-    for (int j = first; j < last; j++)
-        run[j - first] = rows[j];
     if (nc == 4)
         edge_tile(kc, a, b + first, c + (ptrdiff_t)first * ldc, ldc, beta, run, 4);
     else

@@ -241,21 +241,13 @@ void gemm_kernel_avx512_d16x12_edge(int kc, const double *restrict a, const doub
 {
     /* Only the columns from the first to the last with rows to write are summed: a diagonal
      * tile of a triangle has none on one side (a 16 x 12 tile, anchored at C's origin, holds
-     * 4 or 8 such columns in most panels). Column j of B's panel is lane j of each step, so a
-     * run of columns starting at lane `first` is summed as the whole tile sums them. */
-    int first = 0, last = cols;
-    while (first < last && rows[first] == 0)
-        first++;
-    while (last > first && rows[last - 1] == 0)
-        last--;
-    if (first == last)
+     * 4 or 8 such columns in most panels). */
+    static const int widths[] = {4, 8, NR};
+    uint16_t run[NR];
+    int first = 0;
+    const int nc = gemm_edge_run(rows, cols, NR, widths, 3, &first, run);
+    if (nc == 0)
         return;
-    const int nc = last - first <= 4 ? 4 : last - first <= 8 ? 8 : NR;
-    if (first + nc > NR)
-        first = NR - nc; /* the same nc lanes, ending at the panel's last */
-    uint16_t run[NR] = {0};
-    for (int j = first; j < last; j++)
-        run[j - first] = rows[j];
     const double *b_run = b + first;
     double *c_run = c + (ptrdiff_t)first * ldc;
     if (nc == 4)
