@@ -101,8 +101,7 @@ static inline __attribute__((always_inline)) void small_tile_run(const small_til
     }
 }
 
-/* Each shape's two instances (whole and masked last vector), named small_tile_<nv>_<nr>[_masked].
- */
+/* Each shape's two instances (whole and masked last vector): small_tile_<nv>_<nr>[_masked]. */
 #define SMALL_INSTANCES(nv, nr)                                                                    \
     static void small_tile_##nv##_##nr(const small_tile *t)                                        \
     {                                                                                              \
