@@ -62,7 +62,7 @@ static void pack_a_transposed(const gemm_operand *a, ptrdiff_t i0, int mc, ptrdi
                         va, _mm256_loadu_pd(row + p + (ptrdiff_t)(4 * half + q) * a->ld));
                 transpose4(c, t);
                 for (int q = 0; q < 4; q++)
-                    _mm256_store_pd(panel + (ptrdiff_t)(p + q) * MR + 4 * half, t[q]);
+                    _mm256_store_pd(panel + (ptrdiff_t)(p + q) * MR + (ptrdiff_t)4 * half, t[q]);
             }
         for (; p < kc; p++)
             for (int i = 0; i < MR; i++)

@@ -83,7 +83,7 @@ static inline void tri_apply(const gemm_tri *t, lanes *x, lanes *y)
 }
 
 /* Two vectors of lanes: the rows (right side) or columns (left side) of B one pass takes. */
-#define TRI_GROUP (2 * TRI_LANES)
+enum { TRI_GROUP = 2 * TRI_LANES };
 
 /* Rows [r0, r0 + TRI_GROUP) of the right side's B: whole vectors, fixed-size copies that become
  * loads. */
