@@ -13,10 +13,25 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Serial rates used where a table has none: a fast core's double GEMM (100 GFLOP/s) and an
- * L2-resident copy. */
+/* Serial rates used where a table has none: a fast core's double GEMM on the AVX-512 kernels
+ * (100 GFLOP/s), and an L2-resident copy. The AVX2 kernels' FMAs are half as wide and the plain
+ * x86-64 ones have none: under TELA_ARCH=avx2 and generic on the Xeon (model 207) dgemm 256-512
+ * ran at ~0.55x and ~0.15x the AVX-512 set's rate, so their regions are estimated that much
+ * longer (an estimate 2x short kept two-thread regions serial where they paid). */
 #define DEFAULT_GEMM_NS_PER_FLOP    0.01
 #define DEFAULT_COPY_NS_PER_ELEMENT 0.25
+
+static double default_gemm_ns_per_flop(void)
+{
+    switch (par_isa_chosen()) {
+    case PAR_ISA_AVX512:
+        return DEFAULT_GEMM_NS_PER_FLOP;
+    case PAR_ISA_AVX2:
+        return 2.0 * DEFAULT_GEMM_NS_PER_FLOP;
+    default:
+        return 8.0 * DEFAULT_GEMM_NS_PER_FLOP;
+    }
+}
 
 /* ---- the built-in table ----
  * Measured on a 64-core AMD EPYC 7702P (Zen 2, 4-core CCX, boost off), in
@@ -381,7 +396,7 @@ const char *tela_costs_source(void)
 double par_rate_ns_per_flop(void)
 {
     double v = active_get()->costs.ns_per_flop;
-    return v > 0 ? v : DEFAULT_GEMM_NS_PER_FLOP;
+    return v > 0 ? v : default_gemm_ns_per_flop();
 }
 
 double par_rate_copy_ns_per_element(void)
