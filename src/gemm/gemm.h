@@ -541,6 +541,16 @@ void gemm_scale_c(double *c, ptrdiff_t ldc, ptrdiff_t m, ptrdiff_t n, double bet
 
 /* For the files compiled with AVX-512 flags (the packers, the small path): 8 x 8 transposes of
  * doubles in registers. */
+#if defined(__AVX2__)
+#include <immintrin.h>
+/* The lanes of a ymm's first `count` doubles (none for count <= 0, all from 4): the mask of AVX2's
+ * masked loads and stores for the rows an edge holds. */
+static inline __m256i gemm_first_lanes_avx2(long long count)
+{
+    return _mm256_cmpgt_epi64(_mm256_set1_epi64x(count), _mm256_setr_epi64x(0, 1, 2, 3));
+}
+#endif
+
 #if defined(__AVX512F__)
 #include <immintrin.h>
 /* The first two of the transpose's three shuffle stages: u[q] (q < 4) holds elements q and q + 4

@@ -101,9 +101,7 @@ void gemm_pack_a_avx2(const gemm_operand *a, ptrdiff_t i0, int mc, ptrdiff_t p0,
         }
     }
     if (rest > 0) {
-        const __m256i lanes = _mm256_setr_epi64x(0, 1, 2, 3);
-        const __m256i lo = _mm256_cmpgt_epi64(_mm256_set1_epi64x(rest), lanes),
-                      hi = _mm256_cmpgt_epi64(_mm256_set1_epi64x(rest - 4), lanes);
+        const __m256i lo = gemm_first_lanes_avx2(rest), hi = gemm_first_lanes_avx2(rest - 4);
         for (int p = 0; p < kc; p++) {
             const double *col = a->p + i0 + full + (p0 + p) * a->ld;
             double *dst = out + (ptrdiff_t)full * kc + (ptrdiff_t)p * MR;

@@ -163,8 +163,7 @@ void gemm_small_avx2(const gemm_problem *pr)
         for (ptrdiff_t i0 = 0; i0 < m; i0 += 8) {
             const int rows = m - i0 < 8 ? (int)(m - i0) : 8, nv = rows > 4 ? 2 : 1;
             const int last_rows = rows - 4 * (nv - 1);
-            t.last =
-                _mm256_cmpgt_epi64(_mm256_set1_epi64x(last_rows), _mm256_setr_epi64x(0, 1, 2, 3));
+            t.last = gemm_first_lanes_avx2(last_rows);
             t.a = pr->a.p + i0;
             t.c = pr->c + i0 + j0 * pr->ldc;
             small_tiles[nv - 1][last_rows != 4][nr - 1](&t);
