@@ -22,6 +22,13 @@ typedef struct pivot_candidate {
     char pad[64 - sizeof(double) - sizeof(tela_int)];
 } pivot_candidate;
 
+/* x[i] -= y[i] * u and x[i] *= r for i in [0, count), in one ISA's build. */
+typedef struct panel_loops {
+    void (*subtract_multiple)(tela_int count, double *restrict x, const double *restrict y,
+                              double u);
+    void (*scale)(tela_int count, double *x, double r);
+} panel_loops;
+
 /* The hot loops, compiled for AVX2 and AVX-512 too and chosen per panel by the library's ISA
  * (par_isa_chosen: TELA_ARCH forces it, as it does the GEMM kernels): the panel is the part of LU
  * the GEMM does not cover, and SSE2 loops made it a large part of getrf's time at small orders
@@ -40,49 +47,26 @@ typedef struct pivot_candidate {
     {                                                                                              \
         for (tela_int i = 0; i < count; i++)                                                       \
             x[i] *= r;                                                                             \
-    }
+    }                                                                                              \
+    static const panel_loops panel_loops_##suffix = {subtract_multiple_##suffix, scale_##suffix};
 /* NOLINTEND(bugprone-macro-parentheses) */
 
 PANEL_LOOPS(plain, )
 #if defined(__x86_64__) && defined(__GNUC__)
-#define PANEL_VECTOR 1
 PANEL_LOOPS(avx2, __attribute__((target("avx2"))))
 PANEL_LOOPS(avx512, __attribute__((target("avx512f"))))
 #endif
 
-/* x[i] -= y[i] * u for i in [0, count). */
-static inline void subtract_multiple(par_isa isa, tela_int count, double *restrict x,
-                                     const double *restrict y, double u)
+static const panel_loops *panel_loops_for(par_isa isa)
 {
-#ifdef PANEL_VECTOR
-    if (isa == PAR_ISA_AVX512) {
-        subtract_multiple_avx512(count, x, y, u);
-        return;
-    }
-    if (isa == PAR_ISA_AVX2) {
-        subtract_multiple_avx2(count, x, y, u);
-        return;
-    }
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (isa == PAR_ISA_AVX512)
+        return &panel_loops_avx512;
+    if (isa == PAR_ISA_AVX2)
+        return &panel_loops_avx2;
 #endif
     (void)isa;
-    subtract_multiple_plain(count, x, y, u);
-}
-
-/* x[i] *= r for i in [0, count). */
-static inline void scale(par_isa isa, tela_int count, double *x, double r)
-{
-#ifdef PANEL_VECTOR
-    if (isa == PAR_ISA_AVX512) {
-        scale_avx512(count, x, r);
-        return;
-    }
-    if (isa == PAR_ISA_AVX2) {
-        scale_avx2(count, x, r);
-        return;
-    }
-#endif
-    (void)isa;
-    scale_plain(count, x, r);
+    return &panel_loops_plain;
 }
 
 typedef struct panel_job {
@@ -90,7 +74,7 @@ typedef struct panel_job {
     double *a;
     tela_int *ipiv;
     tela_int info;
-    par_isa isa; /* the loops' build, chosen once per panel */
+    const panel_loops *loops; /* the loops' build, chosen once per panel */
     pivot_candidate candidates[PANEL_MAX_WIDTH];
 } panel_job;
 
@@ -150,7 +134,7 @@ static void panel_body(tela_member *self, void *arg)
         if (pivot != 0.0) {
             /* LAPACK scales by the reciprocal unless it would overflow. */
             if (fabs(pivot) >= DBL_MIN) {
-                scale(job->isa, row_to - i_from, col + i_from, 1.0 / pivot);
+                job->loops->scale(row_to - i_from, col + i_from, 1.0 / pivot);
             } else {
                 for (tela_int i = i_from; i < row_to; i++)
                     col[i] /= pivot;
@@ -163,7 +147,7 @@ static void panel_body(tela_member *self, void *arg)
             const double u = cc[j];
             if (u == 0.0)
                 continue;
-            subtract_multiple(job->isa, row_to - i_from, cc + i_from, col + i_from, u);
+            job->loops->subtract_multiple(row_to - i_from, cc + i_from, col + i_from, u);
         }
     }
 }
@@ -179,8 +163,13 @@ double lu_panel_estimate_ns(tela_int m, tela_int n)
 
 tela_int lu_panel(tela_par par, tela_int m, tela_int n, double *a, tela_int lda, tela_int *ipiv)
 {
-    panel_job job = {
-        .m = m, .n = n, .lda = lda, .a = a, .ipiv = ipiv, .info = 0, .isa = par_isa_chosen()};
+    panel_job job = {.m = m,
+                     .n = n,
+                     .lda = lda,
+                     .a = a,
+                     .ipiv = ipiv,
+                     .info = 0,
+                     .loops = panel_loops_for(par_isa_chosen())};
     const tela_int mn = m < n ? m : n;
     const int sections = (int)(2 * mn);
     if (tela_parallel_gated(tela_par_limit(par, PANEL_MAX_WIDTH), "getrf-panel",
