@@ -213,6 +213,66 @@ static void test_parallel_widths_are_bitwise_equal(void **state)
     free(c0);
 }
 
+/* C computed from A, B and C placed off their 64-byte lines, by `off` doubles each (A and C
+ * together or C left on the line), into out; ld a multiple of 8, so every column sits at the
+ * same offset. */
+static void product_placed(char tb, tela_int m, tela_int n, tela_int k, const double *a,
+                           const double *b, const double *c0, tela_int ld, int off_a, int off_c,
+                           double *out)
+{
+    const size_t len = (size_t)ld * (size_t)(m > n ? (m > k ? m : k) : (n > k ? n : k)) + 8;
+    double *ap = aligned_alloc(64, len * sizeof(double));
+    double *bp = aligned_alloc(64, len * sizeof(double));
+    double *cp = aligned_alloc(64, len * sizeof(double));
+    assert_true(ap && bp && cp);
+    memcpy(ap + off_a, a, sizeof(double) * (size_t)(ld * k));
+    memcpy(bp + off_a, b, sizeof(double) * (size_t)(ld * (tb == 'N' ? n : k)));
+    memcpy(cp + off_c, c0, sizeof(double) * (size_t)(ld * n));
+    assert_int_equal(tela_dgemm(tela_par_seq(), 'N', tb, m, n, k, -1.25, ap + off_a, ld, bp + off_a,
+                                ld, 0.5, cp + off_c, ld),
+                     0);
+    memcpy(out, cp + off_c, sizeof(double) * (size_t)(ld * n));
+    free(ap);
+    free(bp);
+    free(cp);
+}
+
+/* The unpacked AVX-512 path starts its tiles of 192 rows or more with a head of 1-7 rows where
+ * that puts A's and C's columns on 64-byte lines (small_avx512.c). Each element is one chain of
+ * FMAs whatever its tile, so every placement gives the bits of the aligned one, and the
+ * product. */
+static void test_unpacked_rows_off_their_lines(void **state)
+{
+    (void)state;
+    static const tela_int rows[] = {192, 203, 250};
+    const tela_int n = 29, k = 40, ld = 256;
+    double *a = random_matrix(ld, k, ld, 40), *b = random_matrix(ld, ld, ld, 41);
+    double *c0 = random_matrix(ld, n, ld, 42);
+    double *ref = malloc(sizeof(double) * (size_t)(ld * n));
+    double *c = malloc(sizeof(double) * (size_t)(ld * n));
+    assert_true(ref && c);
+    for (int t = 0; t < 2; t++) {
+        const char tb = t ? 'T' : 'N';
+        for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+            const tela_int m = rows[r];
+            product_placed(tb, m, n, k, a, b, c0, ld, 0, 0, ref);
+            expect_product('N', tb, m, n, k, -1.25, a, ld, b, ld, 0.5, c0, ref, ld);
+            for (int off = 1; off < 8; off++)
+                for (int c_too = 0; c_too < 2; c_too++) {
+                    product_placed(tb, m, n, k, a, b, c0, ld, off, c_too ? off : 0, c);
+                    if (memcmp(c, ref, sizeof(double) * (size_t)(ld * n)) != 0)
+                        fail_msg("N%c m=%td, A %d doubles off its line, C %d: other bits", tb, m,
+                                 off, c_too ? off : 0);
+                }
+        }
+    }
+    free(a);
+    free(b);
+    free(c0);
+    free(ref);
+    free(c);
+}
+
 static void test_beta_zero_overwrites_nan(void **state)
 {
     (void)state;
@@ -320,6 +380,7 @@ int main(void)
         cmocka_unit_test(test_small_tile_shapes),
         cmocka_unit_test(test_blocked_sizes_and_scalars),
         cmocka_unit_test(test_parallel_widths_are_bitwise_equal),
+        cmocka_unit_test(test_unpacked_rows_off_their_lines),
         cmocka_unit_test(test_beta_zero_overwrites_nan),
         cmocka_unit_test(test_alpha_zero_and_k_zero_only_scale),
         cmocka_unit_test(test_empty_matrices_return_at_once),
