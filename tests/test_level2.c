@@ -416,6 +416,51 @@ static void test_dsymv(void **state)
     assert_int_equal(hooks.xerbla + hooks.cblas_xerbla + hooks.tela_reports, 0);
 }
 
+/* The AVX-512 kernels start a column group's rows with a head vector where A's columns sit off
+ * their 64-byte lines (lda a multiple of 8; kernel_body.h, symv_span_headed), their dot
+ * products' lanes rotated: every placement of A gives the aligned one's bits (tela's dsytrd
+ * calls dsymv on A(i+1, i+1), whose place in a line cycles with i), and the product. 600: two
+ * blocks of partial sums. */
+static void test_dsymv_placement(void **state)
+{
+    (void)state;
+    static const int sizes[] = {40, 129, 600};
+    tl_seed(3);
+    for (int s = 0; s < COUNT(sizes); s++)
+        for (int u = 0; u < 2; u++) {
+            const char uplo = "UL"[u];
+            const int n = sizes[s], lda = (n + 7) / 8 * 8 + 8;
+            const size_t len = (size_t)lda * (size_t)n;
+            double *a = triangle_matrix(n, lda, u == 0, false, false);
+            double *placed = aligned_alloc(64, (len + 8) * sizeof(double));
+            double *x = tl_alloc(n), *y0 = tl_alloc(n), *want = tl_alloc(n), *got = tl_alloc(n);
+            assert_non_null(placed);
+            for (int i = 0; i < n; i++) {
+                x[i] = tl_uniform();
+                y0[i] = tl_uniform();
+            }
+            for (int off = 0; off < 8; off++) {
+                memcpy(placed + off, a, len * sizeof(double));
+                double *y = off ? got : want;
+                memcpy(y, y0, (size_t)n * sizeof(double));
+                assert_int_equal(
+                    tela_dsymv(tela_par_seq(), uplo, n, 0.75, placed + off, lda, x, 1, 0.5, y, 1),
+                    0);
+                if (off && memcmp(got, want, (size_t)n * sizeof(double)) != 0)
+                    fail_msg("dsymv %c n %d, A %d doubles off its line: other bits", uplo, n, off);
+                if (off == 2)
+                    check_symv(uplo, n, placed + off, a, lda, 1, 1, 0.75, 0.5);
+            }
+            free(a);
+            free(placed);
+            free(x);
+            free(y0);
+            free(want);
+            free(got);
+        }
+    assert_int_equal(hooks.xerbla + hooks.cblas_xerbla + hooks.tela_reports, 0);
+}
+
 /* ---- dger, dsyr, dsyr2 ---------------------------------------------------------------------- */
 
 static void check_ger(int m, int n, int incx, int incy, double alpha)
@@ -1436,15 +1481,11 @@ static void test_same_bits_at_every_width(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_dgemv),
-        cmocka_unit_test(test_dsymv),
-        cmocka_unit_test(test_dger_dsyr_dsyr2),
-        cmocka_unit_test(test_dtrmv_dtrsv),
-        cmocka_unit_test(test_special_values),
-        cmocka_unit_test(test_argument_errors),
-        cmocka_unit_test(test_native_returns),
-        cmocka_unit_test(test_cblas_results),
-        cmocka_unit_test(test_same_bits_at_every_width),
+        cmocka_unit_test(test_dgemv),           cmocka_unit_test(test_dsymv),
+        cmocka_unit_test(test_dsymv_placement), cmocka_unit_test(test_dger_dsyr_dsyr2),
+        cmocka_unit_test(test_dtrmv_dtrsv),     cmocka_unit_test(test_special_values),
+        cmocka_unit_test(test_argument_errors), cmocka_unit_test(test_native_returns),
+        cmocka_unit_test(test_cblas_results),   cmocka_unit_test(test_same_bits_at_every_width),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -182,12 +182,62 @@ static inline __attribute__((always_inline)) void symv_span(const double *const 
         symv_rows(col, t, acc, g, x, p, i, (int)(rows - i), false);
 }
 
-/* symv_span, prefetching when the matrix streams (level2.h, symv_upper). */
+/* Rows from which a span's columns start with a head (SYMV_HEAD_MIN_ROWS), and the head: the
+ * rows before the columns' next vector boundary, where all g columns sit at the same offset from
+ * one (lda a multiple of the lanes), else 0. */
+#define SYMV_HEAD_MIN_ROWS (4 * L2_LANES)
+static inline tela_int symv_head(const double *const *col, int g, tela_int rows)
+{
+    const uintptr_t bytes = L2_LANES * sizeof(double), off = (uintptr_t)col[0] % bytes;
+    if (rows < SYMV_HEAD_MIN_ROWS || off == 0 || off % sizeof(double) != 0 ||
+        (uintptr_t)col[g - 1] % bytes != off)
+        return 0;
+    return (tela_int)((bytes - off) / sizeof(double));
+}
+
+/* Whether a kernel call's column groups, whose first span starts at `first`, may start their
+ * spans with a head: its groups' columns then all sit off the vector boundary by first's offset
+ * (lda a multiple of the lanes). */
+static inline bool symv_headed(const double *first, tela_int lda)
+{
+    const uintptr_t off = (uintptr_t)first % (L2_LANES * sizeof(double));
+    return L2_ALIGN_HEADS && lda % L2_LANES == 0 && off != 0 && off % sizeof(double) == 0;
+}
+
+/* symv_span for columns off their vector boundary (a caller's array 16 bytes past a page;
+ * dsytrd's A(i+1, i+1) in 7 calls of 8), whose every load is split: dsymv ran 1.5-1.9x slower at
+ * 128-512 on the Xeon. The rows before the boundary go first as a partial vector; the dot
+ * products' lanes are rotated for the aligned vectors and back after them, so each lane adds the
+ * same rows in the same order as from row 0, and the bits do not depend on where A sits (but for
+ * the sign of an exact zero: the head's empty lanes add +0, as the last vector's do). */
+static inline __attribute__((always_inline)) void
+symv_span_headed(const double *const *col, const l2_vec *t, l2_vec *acc, int g, const double *x,
+                 double *p, tela_int rows, tela_int head, bool prefetch)
+{
+    symv_rows(col, t, acc, g, x, p, 0, (int)head, false);
+    for (int k = 0; k < g; k++)
+        acc[k] = l2_rotate(acc[k], (int)head);
+    const double *shifted[8];
+    for (int k = 0; k < g; k++)
+        shifted[k] = col[k] + head;
+    symv_span(shifted, t, acc, g, x + head, p + head, rows - head, prefetch);
+    for (int k = 0; k < g; k++)
+        acc[k] = l2_rotate(acc[k], L2_LANES - (int)head);
+}
+
+/* symv_span, prefetching when the matrix streams (level2.h, symv_upper); with a head where
+ * `headed` (a constant: the kernels without one keep their loops as they were, which ran 5% slower
+ * at 128-256 with the head's branches beside them). */
 static inline __attribute__((always_inline)) void
 symv_column_span(const double *const *col, const l2_vec *t, l2_vec *acc, int g, const double *x,
-                 double *p, tela_int rows, bool stream)
+                 double *p, tela_int rows, bool stream, bool headed)
 {
-    if (stream)
+    const tela_int head = headed ? symv_head(col, g, rows) : 0;
+    if (head && stream)
+        symv_span_headed(col, t, acc, g, x, p, rows, head, true);
+    else if (head)
+        symv_span_headed(col, t, acc, g, x, p, rows, head, false);
+    else if (stream)
         symv_span(col, t, acc, g, x, p, rows, true);
     else
         symv_span(col, t, acc, g, x, p, rows, false);
@@ -201,7 +251,7 @@ static void symv_upper_one(tela_int j, bool stream, double alpha, const double *
     const double tj = alpha * x[j];
     const l2_vec t[1] = {l2_set1(tj)};
     l2_vec acc[1] = {l2_zero()};
-    symv_column_span(col, t, acc, 1, x, p, j, stream);
+    symv_column_span(col, t, acc, 1, x, p, j, stream, false);
     p[j] = l2_fma1(alpha, l2_sum(acc[0]), l2_fma1(col[0][j], tj, p[j]));
 }
 
@@ -209,9 +259,9 @@ static void symv_upper_one(tela_int j, bool stream, double alpha, const double *
  * their diagonal block as one more vector of rows, each column's lanes masked at the diagonal
  * (the other triangle is never read). */
 static inline __attribute__((always_inline)) void symv_upper_full(tela_int j, bool stream,
-                                                                  double alpha, const double *a,
-                                                                  tela_int lda, const double *x,
-                                                                  double *p)
+                                                                  bool headed, double alpha,
+                                                                  const double *a, tela_int lda,
+                                                                  const double *x, double *p)
 {
     const double *col[L2_LANES];
     l2_vec t[L2_LANES], acc[L2_LANES];
@@ -220,7 +270,7 @@ static inline __attribute__((always_inline)) void symv_upper_full(tela_int j, bo
         t[k] = l2_set1(alpha * x[j + k]);
         acc[k] = l2_zero();
     }
-    symv_column_span(col, t, acc, L2_LANES, x, p, j, stream);
+    symv_column_span(col, t, acc, L2_LANES, x, p, j, stream, headed);
     const l2_vec xv = l2_load(x + j);
     l2_vec pv = l2_load(p + j);
     for (int k = 0; k < L2_LANES; k++) {
@@ -231,14 +281,32 @@ static inline __attribute__((always_inline)) void symv_upper_full(tela_int j, bo
     l2_store(p + j, l2_fma(l2_set1(alpha), l2_sums(acc), pv));
 }
 
-static void kernel_symv_upper(tela_int c0, tela_int c1, double alpha, const double *a, tela_int lda,
-                              const double *x, double *p, bool stream)
+/* Columns [c0, c1) of the upper triangle; headed: a separate copy (below). */
+static inline __attribute__((always_inline)) void
+symv_upper_columns(tela_int c0, tela_int c1, double alpha, const double *a, tela_int lda,
+                   const double *x, double *p, bool stream, bool headed)
 {
     tela_int j = c0;
     for (; j + L2_LANES <= c1; j += L2_LANES)
-        symv_upper_full(j, stream, alpha, a, lda, x, p);
+        symv_upper_full(j, stream, headed, alpha, a, lda, x, p);
     for (; j < c1; j++)
         symv_upper_one(j, stream, alpha, a, lda, x, p);
+}
+
+static __attribute__((noinline)) void symv_upper_headed(tela_int c0, tela_int c1, double alpha,
+                                                        const double *a, tela_int lda,
+                                                        const double *x, double *p, bool stream)
+{
+    symv_upper_columns(c0, c1, alpha, a, lda, x, p, stream, true);
+}
+
+static void kernel_symv_upper(tela_int c0, tela_int c1, double alpha, const double *a, tela_int lda,
+                              const double *x, double *p, bool stream)
+{
+    if (symv_headed(a + c0 * lda, lda))
+        symv_upper_headed(c0, c1, alpha, a, lda, x, p, stream);
+    else
+        symv_upper_columns(c0, c1, alpha, a, lda, x, p, stream, false);
 }
 
 /* Column j of the lower triangle alone: its diagonal, then the rows below as vectors. q is p's
@@ -251,16 +319,15 @@ static void symv_lower_one(tela_int n, tela_int j, double alpha, const double *a
     const l2_vec t[1] = {l2_set1(tj)};
     l2_vec acc[1] = {l2_zero()};
     const double diagonal = l2_fma1(a[j + j * lda], tj, q[0]);
-    symv_column_span(col, t, acc, 1, x + j + 1, q + 1, n - j - 1, stream);
+    symv_column_span(col, t, acc, 1, x + j + 1, q + 1, n - j - 1, stream, false);
     q[0] = l2_fma1(alpha, l2_sum(acc[0]), diagonal);
 }
 
 /* Columns j .. j + L2_LANES - 1 of the lower triangle: their diagonal block as a vector of rows
  * (lanes masked at the diagonal), then the rows below. q is p's row j. */
-static inline __attribute__((always_inline)) void symv_lower_full(tela_int n, tela_int j,
-                                                                  double alpha, const double *a,
-                                                                  tela_int lda, const double *x,
-                                                                  double *q, bool stream)
+static inline __attribute__((always_inline)) void
+symv_lower_full(tela_int n, tela_int j, double alpha, const double *a, tela_int lda,
+                const double *x, double *q, bool stream, bool headed)
 {
     const double *col[L2_LANES];
     l2_vec t[L2_LANES], acc[L2_LANES];
@@ -275,18 +342,37 @@ static inline __attribute__((always_inline)) void symv_lower_full(tela_int n, te
         col[k] += L2_LANES;
     }
     symv_column_span(col, t, acc, L2_LANES, x + j + L2_LANES, q + L2_LANES, n - j - L2_LANES,
-                     stream);
+                     stream, headed);
     l2_store(q, l2_fma(l2_set1(alpha), l2_sums(acc), pv));
+}
+
+/* Columns [c0, c1) of the lower triangle; headed: a separate copy (below). */
+static inline __attribute__((always_inline)) void
+symv_lower_columns(tela_int n, tela_int c0, tela_int c1, double alpha, const double *a,
+                   tela_int lda, const double *x, double *p, bool stream, bool headed)
+{
+    tela_int j = c0;
+    for (; j + L2_LANES <= c1; j += L2_LANES)
+        symv_lower_full(n, j, alpha, a, lda, x, p + (j - c0), stream, headed);
+    for (; j < c1; j++)
+        symv_lower_one(n, j, alpha, a, lda, x, p + (j - c0), stream);
+}
+
+static __attribute__((noinline)) void symv_lower_headed(tela_int n, tela_int c0, tela_int c1,
+                                                        double alpha, const double *a, tela_int lda,
+                                                        const double *x, double *p, bool stream)
+{
+    symv_lower_columns(n, c0, c1, alpha, a, lda, x, p, stream, true);
 }
 
 static void kernel_symv_lower(tela_int n, tela_int c0, tela_int c1, double alpha, const double *a,
                               tela_int lda, const double *x, double *p, bool stream)
 {
-    tela_int j = c0;
-    for (; j + L2_LANES <= c1; j += L2_LANES)
-        symv_lower_full(n, j, alpha, a, lda, x, p + (j - c0), stream);
-    for (; j < c1; j++)
-        symv_lower_one(n, j, alpha, a, lda, x, p + (j - c0), stream);
+    /* The first group's span starts L2_LANES rows below its diagonal. */
+    if (symv_headed(a + c0 * lda + c0 + L2_LANES, lda))
+        symv_lower_headed(n, c0, c1, alpha, a, lda, x, p, stream);
+    else
+        symv_lower_columns(n, c0, c1, alpha, a, lda, x, p, stream, false);
 }
 
 /* ---- rank-1 and rank-2 column updates ---- */

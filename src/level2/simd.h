@@ -122,10 +122,23 @@ static inline l2_vec l2_sums(const l2_vec *v)
                          _mm512_shuffle_f64x2(quad[0], quad[1], 0xdd));
 }
 
+/* Lane r of the result is lane (r + shift) % 8 of v: lanes moved, nothing computed. */
+static inline l2_vec l2_rotate(l2_vec v, int shift)
+{
+    const __m512i lane = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m512i from =
+        _mm512_and_si512(_mm512_add_epi64(lane, _mm512_set1_epi64(shift)), _mm512_set1_epi64(7));
+    return _mm512_permutexvar_pd(from, v);
+}
+
+/* Whether a column's rows are started on a vector boundary (a whole line) with a partial head
+ * vector and rotated lanes (kernel_body.h, symv_span_headed). */
+#define L2_ALIGN_HEADS 1
+
 #elif defined(__AVX2__) && defined(__FMA__)
 #include <immintrin.h>
 
-#define L2_LANES 4
+#define L2_LANES       4
 
 typedef __m256d l2_vec;
 
@@ -226,6 +239,25 @@ static inline l2_vec l2_sums(const l2_vec *v)
                          _mm256_permute2f128_pd(low, high, 0x31));
 }
 
+/* Lane r of the result is lane (r + shift) % 4 of v (the permute takes its order as a constant). */
+static inline l2_vec l2_rotate(l2_vec v, int shift)
+{
+    switch (shift & 3) {
+    case 1:
+        return _mm256_permute4x64_pd(v, 0x39);
+    case 2:
+        return _mm256_permute4x64_pd(v, 0x4e);
+    case 3:
+        return _mm256_permute4x64_pd(v, 0x93);
+    default:
+        return v;
+    }
+}
+
+/* A 32-byte vector 16 bytes off its line splits every other load: dsymv ran 1.23-1.33x slower
+ * at 128-512 under TELA_ARCH=avx2 on the Xeon. */
+#define L2_ALIGN_HEADS 1
+
 #else
 
 #define L2_LANES 2
@@ -322,6 +354,16 @@ static inline l2_vec l2_sums(const l2_vec *v)
     return (l2_vec){v[0][0] + v[0][1], v[1][0] + v[1][1]};
 }
 
+#endif
+
+#ifndef L2_ALIGN_HEADS
+/* 16-byte vectors, which a column of doubles at 16-byte alignment never splits. */
+#define L2_ALIGN_HEADS 0
+static inline l2_vec l2_rotate(l2_vec v, int shift)
+{
+    (void)shift;
+    return v;
+}
 #endif
 
 /* Keeps v in a register from here on: GCC would otherwise fold the load of a vector that is used
