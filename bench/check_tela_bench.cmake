@@ -2,7 +2,8 @@
 #
 # Runs every routine (level 3, LAPACK with the QR family, and the memory-bound level 1 and 2;
 # gemm NN and TN, so gemv N and T; potrf, potrs, posv on both triangles; gels and gels4 with
-# nrhs 1 and n/8; tsqr on 200 rows) at two sizes, 1 and 2 threads, two rounds, with OpenBLAS
+# nrhs 1 and n/8; tsqr on 200 rows) at two sizes, 1 and 2 threads, two rounds, the operands 16
+# bytes past a 64-byte line (--offset 16), with OpenBLAS
 # as the environment configures it (--openblas-coretype auto: a test names no kernel set;
 # OPENBLAS_CORETYPE may well be set) and a small bandwidth probe (--bandwidth-mib 64: the test
 # checks that it runs, not what it reads). Nothing is measured, so it takes the short cuts a
@@ -54,7 +55,13 @@ tela_smoke_run(tela_bench_smoke tela-bench 280
     "${BENCH}" --sizes ${size_list} --threads ${thread_list} --rounds ${rounds} --routines
     ${routine_list} --nrhs ${nrhs} --uplo L,U --trans NN,TN --gels-nrhs 1,n/8 --tsqr-rows
     ${tsqr_rows} --warm-up-ms 5 --batch-ms 1 --settle-max-ms 0 --openblas-coretype auto
-    --bandwidth-mib 64 --csv "${csv_file}" --plot "${svg_file}")
+    --bandwidth-mib 64 --offset 16 --csv "${csv_file}" --plot "${svg_file}")
+
+# The operands 16 bytes past a line (as glibc's and NumPy's large arrays): every routine's
+# unaligned paths agree with OpenBLAS, and each array is freed from its own block (ASan).
+if(NOT output MATCHES "\n  operands 16 bytes past a 64-byte line \\(--offset\\), for both")
+    message(FATAL_ERROR "tela-bench: the header does not give the operands' offset:\n${output}")
+endif()
 
 # Every size was checked and agreed (a disagreement also makes the exit status non-zero).
 list(LENGTH routines routine_count)

@@ -10,6 +10,7 @@
 #include "tela.h"
 #include "tela_bench_common.h"
 #include "tela_bench_eig.h"
+#include "tela_bench_inputs.h"
 #include "tela_bench_openblas.h"
 #include "tela_bench_plot.h"
 #include "tela_bench_problem.h"
@@ -139,6 +140,7 @@ struct settings {
     double peak_gflops;    /* --peak-gflops: per core; 0 until given (then measured) */
     int bandwidth_mib;     /* --bandwidth-mib: the bandwidth probe's arrays, MiB in all */
     double tolerance;      /* --tolerance */
+    int offset;            /* --offset: operands' bytes past a 64-byte line */
     int quick;             /* --quick */
     int eig_phases;        /* --eig-phases: syevd's three phases timed apart, after the groups */
     const char *csv_path;  /* --csv FILE, or NULL */
@@ -1272,6 +1274,11 @@ static void print_header(const struct bench *bench)
                "4/3 n^3 values only; each table says); OpenBLAS through dsyevd_ ...\n  dsygvd_ "
                "(reference LAPACK on its BLAS) with the workspace its lwork = liwork = -1 query "
                "asks for,\n  allocated once per size, outside the timing\n");
+    if (settings->offset)
+        printf("  operands %d bytes past a 64-byte line (--offset), for both libraries\n",
+               settings->offset);
+    else
+        printf("  operands on 64-byte lines (--offset 0)\n");
     printf("  threads: 1 = tela_par_seq(); t > 1 = tela_par_team(team) on a team of width t "
            "held for the\n  routine (tela_pool_create + tela_team_acquire; tela's gate may run "
            "a call narrower);\n  OpenBLAS: openblas_set_num_threads(t)\n");
@@ -1392,6 +1399,10 @@ static void usage(FILE *out)
             "  --peak-gflops G   double peak of one core, GFLOP/s, given instead of measured\n"
             "  --bandwidth-mib N arrays of the memory bandwidth probe, MiB in all (default %d)\n"
             "  --tolerance T     largest agreement difference accepted (default %g)\n"
+            "  --offset BYTES    the operands (A, B, C, x, y and what a call updates) that\n"
+            "                    many bytes past a 64-byte line, for both libraries: 0-56, a\n"
+            "                    multiple of 8 (default 0; glibc's and NumPy's large arrays:\n"
+            "                    16)\n"
             "  --settle-max-ms N longest wait for idle threads before a round (default %d)\n"
             "  --openblas PATH   the OpenBLAS to load (default: the pthreads build, found)\n"
             "  --openblas-coretype NAME\n"
@@ -1549,6 +1560,13 @@ static int parse_arguments(int argc, char **argv, struct settings *settings)
                                   &settings->bandwidth_mib);
         } else if (!strcmp(option, "--tolerance")) {
             status = tb_parse_double(PROGRAM, option, value, 0.0, 1e12, &settings->tolerance);
+        } else if (!strcmp(option, "--offset")) {
+            status = tb_parse_int(PROGRAM, option, value, 0, 56, &settings->offset);
+            if (status == 0 && settings->offset % 8 != 0) {
+                fprintf(stderr, "%s: --offset: %d is not a multiple of 8\n", PROGRAM,
+                        settings->offset);
+                status = -1;
+            }
         } else if (!strcmp(option, "--settle-max-ms")) {
             status = tb_parse_int(PROGRAM, option, value, 0, 60000, &settings->settle_max_ms);
         } else if (!strcmp(option, "--openblas")) {
@@ -1948,6 +1966,7 @@ int main(int argc, char **argv)
     if (parsed != 0)
         return parsed > 0 ? 0 : 2;
     const struct settings *settings = &bench.settings;
+    tb_set_operand_offset(settings->offset);
 
     /* First, while the process has no thread but this one: OpenBLAS starts its workers when it is
      * loaded, and one still spinning on the other CPU halved the two-thread peak (one demo run

@@ -121,8 +121,8 @@ int tb_eig_problem_init(struct tb_problem *p, uint64_t *state, const struct tb_o
     const int n = p->n;
     const size_t nn = (size_t)n;
     p->flops = tb_eig_flops(p->routine, n);
-    p->a = tb_alloc_doubles(n, n);
-    p->b = p->routine == TB_SYGVD ? tb_alloc_doubles(n, n) : NULL;
+    p->a = tb_alloc_operand(n, n);
+    p->b = p->routine == TB_SYGVD ? tb_alloc_operand(n, n) : NULL;
     if (!p->a || (p->routine == TB_SYGVD && !p->b))
         return -1;
     /* Both triangles random and independent: the lower one is the matrix, a routine that read
@@ -147,14 +147,14 @@ int tb_eig_state_init(const struct tb_problem *p, struct tb_state *s)
 {
     const int n = p->n, syevr = is_syevr(p->routine);
     const size_t pairs = 2 * (size_t)n;
-    s->matrix = tb_alloc_doubles(n, n);
+    s->matrix = tb_alloc_operand(n, n);
     s->values = tb_alloc_doubles(n, 1);
     s->work = tb_alloc_doubles(p->lwork, 1);
     s->iwork = tb_alloc_bytes((size_t)p->liwork * sizeof *s->iwork);
     s->vectors = syevr ? tb_alloc_doubles(n, n) : NULL;
     s->support = syevr ? tb_alloc_bytes(pairs * sizeof *s->support) : NULL;
     s->support_lp64 = syevr ? tb_alloc_bytes(pairs * sizeof *s->support_lp64) : NULL;
-    s->rhs = p->routine == TB_SYGVD ? tb_alloc_doubles(n, n) : NULL;
+    s->rhs = p->routine == TB_SYGVD ? tb_alloc_operand(n, n) : NULL;
     if (!s->matrix || !s->values || !s->work || !s->iwork ||
         (syevr && (!s->vectors || !s->support || !s->support_lp64)) ||
         (p->routine == TB_SYGVD && !s->rhs))

@@ -33,6 +33,35 @@ double *tb_alloc_doubles(int rows, int cols)
     return tb_alloc_bytes((size_t)rows * (size_t)cols * sizeof(double));
 }
 
+static int operand_offset;
+
+void tb_set_operand_offset(int bytes)
+{
+    operand_offset = bytes;
+}
+
+int tb_operand_offset(void)
+{
+    return operand_offset;
+}
+
+double *tb_alloc_operand(int rows, int cols)
+{
+    const size_t bytes = (size_t)rows * (size_t)cols * sizeof(double);
+    if (operand_offset == 0)
+        return tb_alloc_bytes(bytes);
+    char *line = tb_alloc_bytes(bytes + TB_ALIGNMENT);
+    return line ? (double *)(void *)(line + operand_offset) : NULL;
+}
+
+void tb_free_operand(void *p)
+{
+    if (!p)
+        return;
+    /* The pointer is less than a line past the start of its block, which is on a line. */
+    free((char *)p - (uintptr_t)p % TB_ALIGNMENT);
+}
+
 void tb_fill_uniform(double *x, size_t count, uint64_t *state)
 {
     for (size_t i = 0; i < count; i++)

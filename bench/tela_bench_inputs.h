@@ -12,6 +12,15 @@ double tb_next_uniform(uint64_t *state);
 void *tb_alloc_bytes(size_t bytes);
 /* rows x cols doubles, likewise. */
 double *tb_alloc_doubles(int rows, int cols);
+/* Where the routines' operands (A, B, C, x, y and the arrays they update) sit: `bytes` past a
+ * 64-byte line, a multiple of 8 below 64 (--offset; 0, the default: on the line). Callers'
+ * arrays often sit 16 bytes past one (glibc's large blocks, NumPy's). */
+void tb_set_operand_offset(int bytes);
+int tb_operand_offset(void);
+/* rows x cols doubles at the operand offset; free with tb_free_operand (any array of
+ * tb_alloc_bytes too: it frees from the line the pointer is on). */
+double *tb_alloc_operand(int rows, int cols);
+void tb_free_operand(void *p);
 /* count values from the generator. */
 void tb_fill_uniform(double *x, size_t count, uint64_t *state);
 /* The largest |x| over an n x n matrix (lda = n), or over its lower triangle. */

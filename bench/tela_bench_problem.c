@@ -243,9 +243,9 @@ int tb_problem_init(struct tb_problem *p, enum tb_routine routine, char transa, 
     const int has_b = lapack ? p->nrhs > 0 : routine != TB_SYRK;
     const int has_c =
         routine == TB_GEMM || routine == TB_SYRK || routine == TB_SYMM || routine == TB_SYR2K;
-    p->a = alloc_matrix(n);
-    p->b = has_b ? tb_alloc_doubles(n, lapack ? p->nrhs : n) : NULL;
-    p->c = has_c ? alloc_matrix(n) : NULL;
+    p->a = tb_alloc_operand(n, n);
+    p->b = has_b ? tb_alloc_operand(n, lapack ? p->nrhs : n) : NULL;
+    p->c = has_c ? tb_alloc_operand(n, n) : NULL;
     if (!p->a || (has_b && !p->b) || (has_c && !p->c)) {
         tb_problem_free(p);
         return -1;
@@ -271,15 +271,15 @@ int tb_problem_init(struct tb_problem *p, enum tb_routine routine, char transa, 
 
 void tb_problem_free(struct tb_problem *p)
 {
-    free(p->a);
-    free(p->b);
-    free(p->c);
+    tb_free_operand(p->a);
+    tb_free_operand(p->b);
+    tb_free_operand(p->c);
     free(p->factors);
     free(p->tau);
     free(p->pivots);
     free(p->pivots_lp64);
-    free(p->x);
-    free(p->y);
+    tb_free_operand(p->x);
+    tb_free_operand(p->y);
     p->a = p->b = p->c = p->factors = p->tau = p->x = p->y = NULL;
     p->pivots = NULL;
     p->pivots_lp64 = NULL;
@@ -306,8 +306,8 @@ int tb_state_init(const struct tb_problem *p, struct tb_state *s)
     const size_t n = (size_t)p->n;
     const int has_matrix = r != TB_GETRS && r != TB_POTRS;
     const int has_pivots = r == TB_GETRF || r == TB_GESV;
-    s->matrix = has_matrix ? alloc_matrix(p->n) : NULL;
-    s->rhs = p->nrhs > 0 ? tb_alloc_doubles(p->n, p->nrhs) : NULL;
+    s->matrix = has_matrix ? tb_alloc_operand(p->n, p->n) : NULL;
+    s->rhs = p->nrhs > 0 ? tb_alloc_operand(p->n, p->nrhs) : NULL;
     s->pivots = has_pivots ? tb_alloc_bytes(n * sizeof *s->pivots) : NULL;
     s->pivots_lp64 = has_pivots ? tb_alloc_bytes(n * sizeof *s->pivots_lp64) : NULL;
     if ((has_matrix && !s->matrix) || (p->nrhs > 0 && !s->rhs) ||
@@ -348,14 +348,14 @@ void tb_state_reset(const struct tb_problem *p, struct tb_state *s)
 
 void tb_state_free(struct tb_state *s)
 {
-    free(s->matrix);
-    free(s->rhs);
+    tb_free_operand(s->matrix);
+    tb_free_operand(s->rhs);
     free(s->tau);
     free(s->triangle);
     free(s->work);
     free(s->pivots);
     free(s->pivots_lp64);
-    free(s->vector);
+    tb_free_operand(s->vector);
     free(s->iwork);
     free(s->values);
     free(s->vectors);

@@ -157,8 +157,8 @@ int tb_qr_problem_init(struct tb_problem *p, uint64_t *state, const struct tb_op
     const int m = p->m, n = p->n;
     p->flops = qr_flops(r, m, n, p->nrhs);
     const int has_b = r == TB_ORMQR || tb_routine_is_gels(r);
-    p->a = tb_alloc_doubles(m, n);
-    p->b = has_b ? tb_alloc_doubles(m, p->nrhs) : NULL;
+    p->a = tb_alloc_operand(m, n);
+    p->b = has_b ? tb_alloc_operand(m, p->nrhs) : NULL;
     if (!p->a || (has_b && !p->b))
         return -1;
     tb_fill_uniform(p->a, (size_t)m * (size_t)n, state);
@@ -189,8 +189,8 @@ int tb_qr_state_init(const struct tb_problem *p, struct tb_state *s)
     const enum tb_routine r = p->routine;
     const int m = p->m, n = p->n, k = m < n ? m : n;
     const int has_matrix = r != TB_ORMQR, has_rhs = p->b != NULL, has_tau = writes_tau(r);
-    s->matrix = has_matrix ? tb_alloc_doubles(m, n) : NULL;
-    s->rhs = has_rhs ? tb_alloc_doubles(m, p->nrhs) : NULL;
+    s->matrix = has_matrix ? tb_alloc_operand(m, n) : NULL;
+    s->rhs = has_rhs ? tb_alloc_operand(m, p->nrhs) : NULL;
     s->tau = has_tau ? tb_alloc_doubles(k, 1) : NULL;
     s->triangle = r == TB_QR ? tb_alloc_doubles(n, n) : NULL;
     s->work = tb_alloc_doubles(p->lwork, 1);

@@ -57,9 +57,9 @@ int tb_vector_problem_init(struct tb_problem *p, uint64_t *state)
     const double dn = (double)n, square = dn * dn, triangle = dn * (dn + 1.0) / 2.0;
     const int has_matrix = !tb_routine_is_vector(r);
     const int has_y = r != TB_NRM2 && r != TB_TRSV;
-    p->x = tb_alloc_doubles(n, 1);
-    p->y = has_y ? tb_alloc_doubles(n, 1) : NULL;
-    p->a = has_matrix ? tb_alloc_doubles(n, n) : NULL;
+    p->x = tb_alloc_operand(n, 1);
+    p->y = has_y ? tb_alloc_operand(n, 1) : NULL;
+    p->a = has_matrix ? tb_alloc_operand(n, n) : NULL;
     if (!p->x || (has_y && !p->y) || (has_matrix && !p->a))
         return -1;
     if (r == TB_TRSV)
@@ -109,11 +109,11 @@ int tb_vector_state_init(const struct tb_problem *p, struct tb_state *s)
 {
     const enum tb_routine r = p->routine;
     if (r == TB_AXPY || r == TB_GEMV || r == TB_SYMV || r == TB_TRSV) {
-        s->vector = tb_alloc_doubles(p->n, 1);
+        s->vector = tb_alloc_operand(p->n, 1);
         return s->vector ? 0 : -1;
     }
     if (r == TB_GER) {
-        s->matrix = tb_alloc_doubles(p->n, p->n);
+        s->matrix = tb_alloc_operand(p->n, p->n);
         return s->matrix ? 0 : -1;
     }
     return 0;
