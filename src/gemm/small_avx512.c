@@ -383,8 +383,8 @@ void gemm_small_avx512(const gemm_problem *pr)
         for (ptrdiff_t i0 = 0, rows; i0 < m; i0 += rows) {
             const ptrdiff_t most = i0 == 0 && head ? head : 16;
             rows = m - i0 < most ? m - i0 : most;
-            const int nv = rows > 8 ? 2 : 1;
-            t.last = (__mmask8)((1u << (rows - 8 * (nv - 1))) - 1u);
+            const int nv = rows > 8 ? 2 : 1, last_rows = (int)rows - 8 * (nv - 1);
+            t.last = (__mmask8)((1u << last_rows) - 1u);
             t.a = pr->a.p + i0;
             t.c = pr->c + i0 + j0 * pr->ldc;
             if (nv == 1 && step_j == 1)

@@ -185,7 +185,7 @@ static inline __attribute__((always_inline)) void symv_span(const double *const 
 /* Rows from which a span's columns start with a head (SYMV_HEAD_MIN_ROWS), and the head: the
  * rows before the columns' next vector boundary, where all g columns sit at the same offset from
  * one (lda a multiple of the lanes), else 0. */
-#define SYMV_HEAD_MIN_ROWS (4 * L2_LANES)
+#define SYMV_HEAD_MIN_ROWS ((tela_int)4 * L2_LANES)
 static inline tela_int symv_head(const double *const *col, int g, tela_int rows)
 {
     const uintptr_t bytes = L2_LANES * sizeof(double), off = (uintptr_t)col[0] % bytes;
@@ -200,8 +200,10 @@ static inline tela_int symv_head(const double *const *col, int g, tela_int rows)
  * (lda a multiple of the lanes). */
 static inline bool symv_headed(const double *first, tela_int lda)
 {
+    if (!L2_ALIGN_HEADS || lda % L2_LANES != 0)
+        return false;
     const uintptr_t off = (uintptr_t)first % (L2_LANES * sizeof(double));
-    return L2_ALIGN_HEADS && lda % L2_LANES == 0 && off != 0 && off % sizeof(double) == 0;
+    return off != 0 && off % sizeof(double) == 0;
 }
 
 /* symv_span for columns off their vector boundary (a caller's array 16 bytes past a page;
