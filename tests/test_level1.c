@@ -304,6 +304,60 @@ static void test_daxpy(void **state)
             }
 }
 
+/* ---- placement: x and y off their 64-byte lines ------------------------------------------- */
+
+/* The AVX-512 and AVX2 loops start where x and y sit at the same offset in a line with the
+ * elements before the next one (level1_head): daxpy's are one fma each wherever they are, and
+ * ddot moves its accumulators' lanes so that each adds the same elements in the same order
+ * (loops_avx512.c, dot_steps_headed). Every offset 1-7 then gives the aligned call's bits, and
+ * those are the product's; 8200 and 20000: more than one block. */
+static void test_placement_keeps_bits(void **state)
+{
+    (void)state;
+    static const tela_int lengths[] = {33, 64, 70, 100, 129, 1000, 2047, 3000, 8200, 20000};
+    tl_seed(11);
+    char what[160];
+    for (size_t s = 0; s < sizeof lengths / sizeof lengths[0]; s++) {
+        const tela_int n = lengths[s];
+        const size_t bytes = (size_t)(n + 8) * sizeof(double);
+        double *x0 = malloc(bytes), *y0 = malloc(bytes);
+        double *xb = aligned_alloc(64, bytes), *yb = aligned_alloc(64, bytes);
+        double *y_aligned = malloc(bytes);
+        assert_true(x0 && y0 && xb && yb && y_aligned);
+        long double want = 0, bound = 0;
+        for (tela_int i = 0; i < n; i++) {
+            x0[i] = tl_uniform();
+            y0[i] = tl_uniform();
+            want += (long double)x0[i] * y0[i];
+            bound += fabsl((long double)x0[i] * y0[i]);
+        }
+        double dot_aligned = 0;
+        for (int off = 0; off < 8; off++) {
+            double *x = xb + off, *y = yb + off;
+            memcpy(x, x0, (size_t)n * sizeof(double));
+            memcpy(y, y0, (size_t)n * sizeof(double));
+            const double dot = tela_ddot(tela_par_seq(), n, x, 1, y, 1);
+            tela_daxpy(tela_par_seq(), n, -0.75, x, 1, y, 1);
+            snprintf(what, sizeof what, "ddot, daxpy n %td, x and y %d doubles off their line", n,
+                     off);
+            if (off == 0) {
+                expect_close(what, dot, want, 2 * (n + 1) * EPS * bound);
+                dot_aligned = dot;
+                memcpy(y_aligned, y, (size_t)n * sizeof(double));
+                continue;
+            }
+            expect_same_double(what, dot, dot_aligned);
+            if (memcmp(y, y_aligned, (size_t)n * sizeof(double)) != 0)
+                fail_msg("%s: daxpy gave other bits", what);
+        }
+        free(x0);
+        free(y0);
+        free(xb);
+        free(yb);
+        free(y_aligned);
+    }
+}
+
 /* ---- dscal, dcopy, dswap: exact operations --------------------------------------------------- */
 
 static void test_dscal(void **state)
@@ -1136,7 +1190,7 @@ int main(void)
         cmocka_unit_test(test_idamax),       cmocka_unit_test(test_drot),
         cmocka_unit_test(test_drotm),        cmocka_unit_test(test_drotg),
         cmocka_unit_test(test_drotmg),       cmocka_unit_test(test_same_bits_at_every_width),
-        cmocka_unit_test(test_nested_calls),
+        cmocka_unit_test(test_nested_calls), cmocka_unit_test(test_placement_keeps_bits),
     };
     return cmocka_run_group_tests(tests, setup_libraries, NULL);
 }

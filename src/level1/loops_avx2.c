@@ -53,6 +53,10 @@ LEVEL1_INDEXED void level1_axpy_avx2(tela_int n, double alpha, const double *x, 
 {
     const __m256d a = _mm256_set1_pd(alpha);
     tela_int i = 0;
+    /* Each element is one fma wherever its vector starts: a head to x's and y's 32-byte
+     * boundary changes no bit (level1_head). */
+    for (const tela_int head = level1_head(x, y, n, 32, 16); i < head; i++)
+        y[i] = fma(alpha, x[i], y[i]);
     for (; i + 16 <= n; i += 16) {
         /* Every load of the step before any store: x and y may overlap, so the compiler would
          * keep each store before the next step's loads as written. */

@@ -37,6 +37,44 @@ static inline double sum_acc(__m512d acc[ACC])
     return _mm512_reduce_add_pd(acc[0]);
 }
 
+/* The dot's steps of ACC vectors, elements [0, end) (end a multiple of 8 ACC), with x and y read
+ * from their next line on: `head` elements before it. Where the steps put element e in lane e % 8
+ * of acc[(e / 8) % ACC], the aligned vectors hold elements head + 8 v + r: each accumulator lane
+ * is moved (two-source permutes, exact) to where those elements land, the vectors added, and the
+ * lanes moved back. Every lane adds the same elements in the same order as the steps from
+ * element 0 would, and the masked head and last vector leave the other lanes as they are: the
+ * same bits wherever x and y sit. */
+static inline void dot_steps_headed(const double *x, const double *y, tela_int end, tela_int head,
+                                    __m512d acc[ACC])
+{
+    const __mmask8 first = tail_mask(head), last = tail_mask(8 - head);
+    acc[0] = _mm512_mask3_fmadd_pd(_mm512_maskz_loadu_pd(first, x), _mm512_maskz_loadu_pd(first, y),
+                                   acc[0], first);
+    const __m512i lane = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
+    /* Lane r of aligned vector v is element head + 8 v + r: lane (r + head) % 8 of the steps'
+     * accumulator (v + [r + head >= 8]) % ACC. */
+    const __m512i to_aligned = _mm512_add_epi64(lane, _mm512_set1_epi64(head));
+    const __m512i back = _mm512_add_epi64(lane, _mm512_set1_epi64(8 - head));
+    __m512d al[ACC];
+    for (tela_int k = 0; k < ACC; k++)
+        al[k] = _mm512_permutex2var_pd(acc[k], to_aligned, acc[(k + 1) % ACC]);
+    const double *xa = x + head, *ya = y + head;
+    const tela_int full = (end - head) / 8;
+    tela_int v = 0;
+    for (; v + ACC <= full; v += ACC)
+        for (tela_int k = 0; k < ACC; k++)
+            al[k] = _mm512_fmadd_pd(_mm512_load_pd(xa + 8 * (v + k)),
+                                    _mm512_load_pd(ya + 8 * (v + k)), al[k]);
+    for (; v < full; v++)
+        al[v % ACC] =
+            _mm512_fmadd_pd(_mm512_load_pd(xa + 8 * v), _mm512_load_pd(ya + 8 * v), al[v % ACC]);
+    al[full % ACC] =
+        _mm512_mask3_fmadd_pd(_mm512_maskz_load_pd(last, xa + 8 * full),
+                              _mm512_maskz_load_pd(last, ya + 8 * full), al[full % ACC], last);
+    for (tela_int k = 0; k < ACC; k++)
+        acc[k] = _mm512_permutex2var_pd(al[(k + ACC - 1) % ACC], back, al[k]);
+}
+
 /* The dot on zmm registers at any length (select.c's choice on Intel's cores). */
 LEVEL1_INDEXED double level1_dot_zmm(tela_int n, const double *x, const double *y)
 {
@@ -44,6 +82,12 @@ LEVEL1_INDEXED double level1_dot_zmm(tela_int n, const double *x, const double *
     for (tela_int k = 0; k < ACC; k++)
         acc[k] = _mm512_setzero_pd();
     tela_int i = 0;
+    const tela_int steps_end = n / (8 * ACC) * (8 * ACC);
+    const tela_int head = steps_end >= 16 * ACC ? level1_head(x, y, n, 64, 0) : 0;
+    if (head) {
+        dot_steps_headed(x, y, steps_end, head, acc);
+        i = steps_end;
+    }
     for (; i + 8 * ACC <= n; i += 8 * ACC)
         for (tela_int k = 0; k < ACC; k++)
             acc[k] = _mm512_fmadd_pd(_mm512_loadu_pd(x + i + 8 * k), _mm512_loadu_pd(y + i + 8 * k),
@@ -71,6 +115,15 @@ static LEVEL1_INDEXED void axpy_avx512(tela_int n, double alpha, const double *x
     }
     const __m512d a = _mm512_set1_pd(alpha);
     tela_int i = 0;
+    /* To x's and y's next line where they share an offset: one fma an element wherever its
+     * vector starts, so the same bits (level1_head). */
+    const tela_int head = level1_head(x, y, n, 64, 32);
+    if (head) {
+        const __mmask8 m = tail_mask(head);
+        _mm512_mask_storeu_pd(
+            y, m, _mm512_fmadd_pd(a, _mm512_maskz_loadu_pd(m, x), _mm512_maskz_loadu_pd(m, y)));
+        i = head;
+    }
     for (; i + 32 <= n; i += 32) {
         /* Every load of the step before any store (see loops_avx2.c). */
         __m512d v[4];
