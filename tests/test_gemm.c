@@ -220,6 +220,7 @@ static void product_placed(char tb, tela_int m, tela_int n, tela_int k, const do
                            const double *b, const double *c0, tela_int ld, int off_a, int off_c,
                            double *out)
 {
+    /* Whole lines (aligned_alloc takes multiples of the alignment; ld is a multiple of 8). */
     const size_t len = (size_t)ld * (size_t)(m > n ? (m > k ? m : k) : (n > k ? n : k)) + 8;
     double *ap = aligned_alloc(64, len * sizeof(double));
     double *bp = aligned_alloc(64, len * sizeof(double));

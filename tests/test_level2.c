@@ -432,6 +432,7 @@ static void test_dsymv_placement(void **state)
             const int n = sizes[s], lda = (n + 7) / 8 * 8 + 8;
             const size_t len = (size_t)lda * (size_t)n;
             double *a = triangle_matrix(n, lda, u == 0, false, false);
+            /* A whole number of lines, as aligned_alloc takes (lda is a multiple of 8). */
             double *placed = aligned_alloc(64, (len + 8) * sizeof(double));
             double *x = tl_alloc(n), *y0 = tl_alloc(n), *want = tl_alloc(n), *got = tl_alloc(n);
             assert_non_null(placed);
