@@ -25,10 +25,61 @@ static inline double hsum(__m256d v)
     return _mm_cvtsd_f64(_mm_add_sd(h, _mm_unpackhi_pd(h, h)));
 }
 
+/* All-ones in the first `lanes` lanes. */
+static inline __m256i l1_mask(tela_int lanes)
+{
+    return _mm256_cmpgt_epi64(_mm256_set1_epi64x(lanes), _mm256_setr_epi64x(0, 1, 2, 3));
+}
+
 /* The four accumulators added pairwise, always in the same order. */
 static inline double sum4(const __m256d acc[4])
 {
     return hsum(_mm256_add_pd(_mm256_add_pd(acc[0], acc[1]), _mm256_add_pd(acc[2], acc[3])));
+}
+
+/* Lane r of the result is lane r + s of a for r + s < 4, else lane r + s - 4 of b (s = 1-3). */
+static inline __m256d shift_pair(__m256d a, __m256d b, tela_int s)
+{
+    const __m256d middle = _mm256_permute2f128_pd(a, b, 0x21); /* a2 a3 b0 b1 */
+    switch (s) {
+    case 1:
+        return _mm256_shuffle_pd(a, middle, 0x5);
+    case 2:
+        return middle;
+    default:
+        return _mm256_shuffle_pd(middle, b, 0x5);
+    }
+}
+
+/* The dot's steps of 4 vectors, elements [0, end) (end a multiple of 16), with x and y read from
+ * their next 32-byte boundary on: loops_avx512.c's dot_steps_headed on ymm registers (element e
+ * in lane e % 4 of acc[(e / 4) % 4]; lanes moved to where the aligned vectors' elements land,
+ * and back), so the same bits wherever x and y sit. */
+static inline void dot_steps_headed(const double *x, const double *y, tela_int end, tela_int head,
+                                    __m256d acc[4])
+{
+    /* The accumulators are still zero: the head's empty lanes add +0 to +0. */
+    const __m256i first = l1_mask(head), last = l1_mask(4 - head);
+    acc[0] = _mm256_fmadd_pd(_mm256_maskload_pd(x, first), _mm256_maskload_pd(y, first), acc[0]);
+    __m256d al[4];
+    for (tela_int k = 0; k < 4; k++)
+        al[k] = shift_pair(acc[k], acc[(k + 1) % 4], head);
+    const double *xa = x + head, *ya = y + head;
+    const tela_int full = (end - head) / 4;
+    tela_int v = 0;
+    for (; v + 4 <= full; v += 4)
+        for (tela_int k = 0; k < 4; k++)
+            al[k] = _mm256_fmadd_pd(_mm256_load_pd(xa + 4 * (v + k)),
+                                    _mm256_load_pd(ya + 4 * (v + k)), al[k]);
+    for (; v < full; v++)
+        al[v % 4] =
+            _mm256_fmadd_pd(_mm256_load_pd(xa + 4 * v), _mm256_load_pd(ya + 4 * v), al[v % 4]);
+    /* The last vector's lanes only: the others may hold an exact -0 that +0 would turn. */
+    const __m256d sum = _mm256_fmadd_pd(_mm256_maskload_pd(xa + 4 * full, last),
+                                        _mm256_maskload_pd(ya + 4 * full, last), al[full % 4]);
+    al[full % 4] = _mm256_blendv_pd(al[full % 4], sum, _mm256_castsi256_pd(last));
+    for (tela_int k = 0; k < 4; k++)
+        acc[k] = shift_pair(al[(k + 3) % 4], al[k], 4 - head);
 }
 
 LEVEL1_INDEXED double level1_dot_avx2(tela_int n, const double *x, const double *y)
@@ -37,6 +88,12 @@ LEVEL1_INDEXED double level1_dot_avx2(tela_int n, const double *x, const double 
     for (tela_int k = 0; k < 4; k++)
         acc[k] = _mm256_setzero_pd();
     tela_int i = 0;
+    const tela_int steps_end = n / 16 * 16;
+    const tela_int head = steps_end >= 32 ? level1_head(x, y, n, 32, 0) : 0;
+    if (head) {
+        dot_steps_headed(x, y, steps_end, head, acc);
+        i = steps_end;
+    }
     for (; i + 16 <= n; i += 16)
         for (tela_int k = 0; k < 4; k++)
             acc[k] = _mm256_fmadd_pd(_mm256_loadu_pd(x + i + 4 * k), _mm256_loadu_pd(y + i + 4 * k),
