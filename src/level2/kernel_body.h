@@ -31,6 +31,13 @@ static inline __attribute__((always_inline)) l2_vec products_sum(const l2_vec *a
     return q[0];
 }
 
+/* Elements before p's next vector boundary (0 on one): a head vector of them puts every later
+ * load of a column on the boundary, and of all columns where lda is a multiple of the lanes. */
+static inline tela_int l2_head(const double *p)
+{
+    return (tela_int)(((uintptr_t)0 - (uintptr_t)p) % (L2_LANES * sizeof(double)) / sizeof(double));
+}
+
 /* ---- gemv_n ---- */
 
 /* y[i : i + lanes) += sum over the g columns col[k] of col[k][.] t[k]. */
@@ -58,10 +65,9 @@ static inline __attribute__((always_inline)) void gemv_n_group(tela_int m, int g
      * A is aligned when lda is a multiple of the lanes (a row's arithmetic is the same in a
      * partial vector). */
     tela_int i = 0;
-    const int head =
-        (int)(((uintptr_t)0 - (uintptr_t)a) % (L2_LANES * sizeof(double)) / sizeof(double));
+    const tela_int head = l2_head(a);
     if (head > 0 && head < m && lda % L2_LANES == 0) {
-        gemv_n_rows(col, t, g, y, 0, head);
+        gemv_n_rows(col, t, g, y, 0, (int)head);
         i = head;
     }
     for (; i + L2_LANES <= m; i += L2_LANES)
@@ -183,16 +189,13 @@ static inline __attribute__((always_inline)) void symv_span(const double *const 
 }
 
 /* Rows from which a span's columns start with a head (SYMV_HEAD_MIN_ROWS), and the head: the
- * rows before the columns' next vector boundary, where all g columns sit at the same offset from
- * one (lda a multiple of the lanes), else 0. */
+ * rows before the columns' next vector boundary (l2_head), where all g columns sit at the same
+ * offset from one (lda a multiple of the lanes), else 0. */
 #define SYMV_HEAD_MIN_ROWS ((tela_int)4 * L2_LANES)
 static inline tela_int symv_head(const double *const *col, int g, tela_int rows)
 {
-    const uintptr_t bytes = L2_LANES * sizeof(double), off = (uintptr_t)col[0] % bytes;
-    if (rows < SYMV_HEAD_MIN_ROWS || off == 0 || off % sizeof(double) != 0 ||
-        (uintptr_t)col[g - 1] % bytes != off)
-        return 0;
-    return (tela_int)((bytes - off) / sizeof(double));
+    const tela_int head = l2_head(col[0]);
+    return rows >= SYMV_HEAD_MIN_ROWS && l2_head(col[g - 1]) == head ? head : 0;
 }
 
 /* Whether a kernel call's column groups, whose first span starts at `first`, may start their
@@ -200,10 +203,7 @@ static inline tela_int symv_head(const double *const *col, int g, tela_int rows)
  * (lda a multiple of the lanes). */
 static inline bool symv_headed(const double *first, tela_int lda)
 {
-    if (!L2_ALIGN_HEADS || lda % L2_LANES != 0)
-        return false;
-    const uintptr_t off = (uintptr_t)first % (L2_LANES * sizeof(double));
-    return off != 0 && off % sizeof(double) == 0;
+    return L2_ALIGN_HEADS && lda % L2_LANES == 0 && l2_head(first) != 0;
 }
 
 /* symv_span for columns off their vector boundary (a caller's array 16 bytes past a page;
