@@ -1,6 +1,7 @@
 /* potrs.c — tela_dpotrs and tela_dposv: solves with potrf's factor, two
  * triangular solves. */
 #include "chol/chol.h"
+#include "gemm/level3.h"
 #include "lu/lu.h"
 #include "par/engine.h"
 
@@ -9,7 +10,7 @@ static void solve(tela_par par, bool upper, tela_int n, tela_int nrhs, const dou
 {
     const char uplo = upper ? 'U' : 'L';
     /* Each triangular solve is the largest region. */
-    if (!par_may_split(par, par_tri_estimate_ns(n, nrhs)))
+    if (!par_may_split(par, level3_tri_estimate_ns(true, true, n, nrhs)))
         par = tela_par_seq();
     /* A = U^T U: U^T Y = B, U X = Y; A = L L^T: L Y = B, L^T X = Y. */
     tela_dtrsm(par, 'L', uplo, upper ? 'T' : 'N', 'N', n, nrhs, 1.0, a, lda, b, ldb);

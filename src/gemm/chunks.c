@@ -224,16 +224,17 @@ static tela_int chunks_of(tela_int rhs)
     return (rhs + LEVEL3_CHUNK - 1) / LEVEL3_CHUNK;
 }
 
-bool level3_tri_chunked(const level3_ctx *ctx, level3_tri_step step, const char *name,
-                        const tri_view *t, bool left, tela_int o, tela_int s, tela_int m,
-                        tela_int n, double *b, tela_int ldb)
+bool level3_tri_chunked(const level3_ctx *ctx, level3_tri_step step, bool solve, const tri_view *t,
+                        bool left, tela_int o, tela_int s, tela_int m, tela_int n, double *b,
+                        tela_int ldb)
 {
     const tela_int rhs = left ? n : m;
     if (ctx->in_chunk || s > LEVEL3_CHUNK_TRI || rhs <= LEVEL3_CHUNK)
         return false;
     tri_chunk_job job = {step, t, left, o, s, m, n, b, ldb};
-    level3_chunks(ctx->par, name, chunks_of(rhs), par_tri_estimate_ns(s, rhs),
-                  level3_chunk_buffer_len(s), tri_chunks, &job);
+    level3_chunks(ctx->par, solve ? "dtrsm" : "dtrmm", chunks_of(rhs),
+                  level3_tri_estimate_ns(solve, left, s, rhs), level3_chunk_buffer_len(s),
+                  tri_chunks, &job);
     return true;
 }
 
@@ -272,8 +273,8 @@ bool level3_solve_by_blocks(const level3_ctx *ctx, const tri_view *t, bool left,
          * of tiles (edge tiles add through a buffer as whole tiles do), so
          * the members take balanced shares of groups at any width: the
          * result is the serial one bitwise. */
-        level3_chunks(ctx->par, "dtrsm", groups, par_tri_estimate_ns(s, rhs), need, solve_groups,
-                      &job);
+        level3_chunks(ctx->par, "dtrsm", groups, level3_tri_estimate_ns(true, left, s, rhs), need,
+                      solve_groups, &job);
         return true;
     }
     /* One group, or inside a chunk: on the caller, with the buffer it has. */

@@ -1,7 +1,8 @@
 /* flags.c — what trsm, trmm and syrk share: BLAS's character arguments,
- * the argument checks of trsm/trmm, scaling by alpha, the base triangle
- * and the recursion of trsm and trmm around it. */
+ * the argument checks of trsm/trmm, scaling by alpha, the base triangle,
+ * the recursion of trsm and trmm around it and what their regions tell the gate. */
 #include "gemm/level3.h"
+#include "par/engine.h"
 
 bool level3_side(char c, bool *left)
 {
@@ -107,6 +108,16 @@ void level3_tri_apply(const gemm_tri *tri, bool left, tela_int count, double *b,
         kr->tri_left(tri, count, b, ldb);
     else
         kr->tri_right(tri, count, b, ldb);
+}
+
+double level3_tri_estimate_ns(bool solve, bool left, tela_int s, tela_int rhs)
+{
+    /* Beyond its s^2 rhs flops at the GEMM rate, each element of B costs the triangle's diagonal
+     * blocks (tiles whose triangle is partly zeros, a solve's base in vectors) and B's packing:
+     * about 3 tile sides' worth of flops, 6 for a solve on the left, on every ISA and order
+     * from 32 to 256 (docs/gemm.md, "What a triangle tells the gate"). */
+    const double extra = (solve && left ? 6.0 : 3.0) * gemm_kernel_get()->mr;
+    return (double)s * (double)rhs * ((double)s + extra) * par_rate_ns_per_flop();
 }
 
 void level3_tri_base(const tri_view *t, tela_int o, tela_int s, bool left, bool solve,

@@ -70,12 +70,17 @@ struct tri_view;
 typedef void (*level3_tri_step)(const level3_ctx *ctx, const struct tri_view *t, bool left,
                                 tela_int o, tela_int s, tela_int m, tela_int n, double *b,
                                 tela_int ldb);
-/* If the step qualifies for chunks (order <= LEVEL3_CHUNK_TRI, more than
- * LEVEL3_CHUNK right-hand sides, not already in a chunk), runs step on each
- * chunk of B through level3_chunks and returns true; else false. */
-bool level3_tri_chunked(const level3_ctx *ctx, level3_tri_step step, const char *name,
+/* If the step (a solve or a multiply) qualifies for chunks (order <= LEVEL3_CHUNK_TRI, more
+ * than LEVEL3_CHUNK right-hand sides, not already in a chunk), runs step on each chunk of B
+ * through level3_chunks and returns true; else false. */
+bool level3_tri_chunked(const level3_ctx *ctx, level3_tri_step step, bool solve,
                         const struct tri_view *t, bool left, tela_int o, tela_int s, tela_int m,
                         tela_int n, double *b, tela_int ldb);
+
+/* The serial time of trsm (solve) or trmm on a triangle of order s with rhs right-hand sides, B
+ * on the left or right: what their regions, and getrs's and potrs's par_may_split, tell the
+ * gate. */
+double level3_tri_estimate_ns(bool solve, bool left, tela_int s, tela_int rhs);
 
 /* op(A), n x n triangular: element (i, j) of op(A) is A(i, j), or A(j, i)
  * when trans. lower says whether op(A) (not A) is lower triangular. */

@@ -173,7 +173,8 @@ bool level3_multiply_packed(const level3_ctx *ctx, const tri_view *t, bool left,
         return true;
     }
     if (chunks > 1)
-        return level3_chunks_if_buffers(ctx->par, "dtrmm", chunks, par_tri_estimate_ns(s, n), need,
+        return level3_chunks_if_buffers(ctx->par, "dtrmm", chunks,
+                                        level3_tri_estimate_ns(false, left, s, n), need,
                                         multiply_chunks, &job);
     bool owned = false;
     double *buf = par_scratch_thread(PAR_SCRATCH_PACK, need * sizeof(double), &owned);

@@ -238,7 +238,7 @@ bool level3_solve_in_steps(tela_par par, const tri_view *t, tela_int s, tela_int
     job.bufs = par_scratch_members(par, bound, (plan > gemm ? plan : gemm) * sizeof(double),
                                    &job.buf_len, &owned);
     job.buf_len /= sizeof(double);
-    const double estimate_ns = par_tri_estimate_ns(s, n);
+    const double estimate_ns = level3_tri_estimate_ns(true, true, s, n);
     if (tela_parallel_gated(tela_par_limit(par, bound), "dtrsm", estimate_ns, (int)(job.blocks + 1),
                             steps_body, &job) < 0)
         par_region_run_serial(steps_body, &job); /* a bad policy (reported): serially */

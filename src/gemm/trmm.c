@@ -15,7 +15,7 @@ static void multiply(const level3_ctx *ctx, const tri_view *t, bool left, tela_i
 {
     if (level3_multiply_packed(ctx, t, left, o, s, left ? n : m, b, ldb))
         return;
-    if (level3_tri_chunked(ctx, multiply, "dtrmm", t, left, o, s, m, n, b, ldb))
+    if (level3_tri_chunked(ctx, multiply, false, t, left, o, s, m, n, b, ldb))
         return;
     level3_tri_recurse(ctx, multiply, false, t, left, o, s, m, n, b, ldb);
 }
@@ -75,7 +75,8 @@ static bool multiply_by_shares(tela_par par, const tri_view *t, bool left, tela_
     const size_t gemm = left ? gemm_serial_buffer_len(kr, s, job.per, s)
                              : gemm_serial_buffer_len(kr, job.per, s, s),
                  leaf = level3_multiply_len(left, LEVEL3_CHUNK_TRI);
-    return level3_chunks_if_buffers(par, "dtrmm", bound, par_tri_estimate_ns(s, rhs),
+    return level3_chunks_if_buffers(par, "dtrmm", bound,
+                                    level3_tri_estimate_ns(false, left, s, rhs),
                                     gemm > leaf ? gemm : leaf, multiply_share, &job);
 }
 

@@ -13,7 +13,7 @@ static void solve(const level3_ctx *ctx, const tri_view *t, bool left, tela_int 
                   tela_int m, tela_int n, double *b, tela_int ldb)
 {
     if (level3_solve_by_blocks(ctx, t, left, o, s, m, n, b, ldb) ||
-        level3_tri_chunked(ctx, solve, "dtrsm", t, left, o, s, m, n, b, ldb))
+        level3_tri_chunked(ctx, solve, true, t, left, o, s, m, n, b, ldb))
         return;
     level3_tri_recurse(ctx, solve, true, t, left, o, s, m, n, b, ldb);
 }

@@ -1,5 +1,6 @@
 /* getrs.c — tela_dgetrs and tela_dgesv: solves with getrf's factors, the
  * row interchanges then two triangular solves (or the reverse for A^T). */
+#include "gemm/level3.h"
 #include "lu/lu.h"
 #include "par/engine.h"
 
@@ -27,7 +28,7 @@ static void solve(tela_par par, bool trans, tela_int n, tela_int nrhs, const dou
                   tela_int lda, const tela_int *ipiv, double *b, tela_int ldb)
 {
     /* Each triangular solve is the largest region. */
-    if (!par_may_split(par, par_tri_estimate_ns(n, nrhs)))
+    if (!par_may_split(par, level3_tri_estimate_ns(true, true, n, nrhs)))
         par = tela_par_seq();
     if (!trans) {
         lu_swap_rows(par, nrhs, b, ldb, 0, n, ipiv);

@@ -73,13 +73,6 @@ void par_scratch_release(void *p, bool owned);
 
 /* Serial rates of the active table (defaults where not measured). */
 double par_rate_ns_per_flop(void);
-/* The serial time of a triangular solve or multiply of order s on rhs
- * right-hand sides (s^2 multiply-adds each): what trsm's and trmm's
- * regions tell the gate, and so what getrs and potrs ask par_may_split. */
-static inline double par_tri_estimate_ns(tela_int s, tela_int rhs)
-{
-    return (double)s * (double)s * (double)rhs * par_rate_ns_per_flop();
-}
 /* Whether any region of at most estimate_ns could run wider than one under par: a routine whose
  * largest region cannot runs with tela_par_seq(), and its many small steps skip their gates
  * (each costs a few tens of ns, docs/team.md). True for a bad policy, whose regions report it. */
