@@ -156,6 +156,10 @@ typedef struct gemm_kernel {
      * often: A may take a quarter of L2, not half; past 256 columns of C only a thin A (m or
      * k <= 64) runs unpacked; op(A) = A^T only within the stack copy (gemm_prefers_unpacked). */
     bool unpacked_narrow_tiles;
+    /* trmm's blocks on the left read B in place through small instead of packing it
+     * (multiply_packed.c): on the Xeon (model 207) 1.05-1.12x at orders 32-256 with AVX-512's
+     * tiles, 0.93-0.97x below 256 with AVX2's. */
+    bool trmm_left_in_place;
     gemm_ukernel_edge edge; /* edge and diagonal tiles in place; NULL: through a buffer */
     gemm_ukernel_prefetch ukernel_prefetch; /* NULL: no next block is asked for */
     gemm_transpose_fn transpose;            /* op(A) = A^T copied for the small path */

@@ -125,6 +125,43 @@ static void multiply_chunk(const gemm_kernel *kr, const tri_view *t, bool left, 
     }
 }
 
+/* On the left, the same product with B read in place by the kernel set's small path, one call
+ * per block of op(A): each tile holds its sums over the block's whole span in registers and
+ * stores them last, so a block may overwrite the rows of B it reads, and the blocks run in the
+ * order that finds the rows they read unchanged: from the last for a lower op(A) (it reads the
+ * rows before its own), else from the first. The same bits as through packed B (each element the
+ * same FMA chain along the span), without B's packing (docs/gemm.md, "trmm's blocks on the
+ * small path"). */
+static void multiply_chunk_in_place(const gemm_kernel *kr, const tri_view *t, tela_int s,
+                                    const double *plan, tela_int n, double *b, tela_int ldb)
+{
+    const int w = block_side(kr, true);
+    const tela_int blocks = (s + w - 1) / w;
+    const double *at = plan;
+    if (t->lower) /* from the end of the blocks' panels (a lower block's span ends at its own) */
+        for (tela_int i0 = 0; i0 < s; i0 += w)
+            at += (i0 + block_at(t, true, s, i0, w).width) * w;
+    for (tela_int q = 0; q < blocks; q++) {
+        const tri_block_span blk = block_at(t, true, s, (t->lower ? blocks - 1 - q : q) * w, w);
+        const tela_int depth = blk.d1 - blk.d0;
+        if (t->lower)
+            at -= depth * w;
+        const gemm_problem pr = {.kernel = kr,
+                                 .a = {at, w, false},
+                                 .b = {b + blk.d0, ldb, false},
+                                 .c = b + blk.i0,
+                                 .ldc = ldb,
+                                 .m = blk.width,
+                                 .n = n,
+                                 .k = depth,
+                                 .alpha = 1.0,
+                                 .part = GEMM_ALL};
+        kr->small(&pr);
+        if (!t->lower)
+            at += depth * w;
+    }
+}
+
 typedef struct multiply_job {
     const tri_view *t;
     bool left;
@@ -145,8 +182,11 @@ static void multiply_chunks(const level3_ctx *ctx, tela_int from, tela_int to, b
         pack_plan(kr, job->t, job->left, job->o, job->s, plan);
     for (tela_int c = from; c < to; c++) {
         const tela_int j = c * job->width, cnt = job->n - j < job->width ? job->n - j : job->width;
-        multiply_chunk(kr, job->t, job->left, job->s, plan, cnt,
-                       job->b + (job->left ? j * job->ldb : j), job->ldb, packed_b);
+        double *b = job->b + (job->left ? j * job->ldb : j);
+        if (job->left && kr->trmm_left_in_place && !kr->packed_only)
+            multiply_chunk_in_place(kr, job->t, job->s, plan, cnt, b, job->ldb);
+        else
+            multiply_chunk(kr, job->t, job->left, job->s, plan, cnt, b, job->ldb, packed_b);
     }
 }
 

@@ -19,6 +19,7 @@ const gemm_kernel gemm_registry_avx512 = {
     .tri_right = gemm_tri_right_avx512,
     .unit_lower_panel = gemm_unit_lower_panel_avx512,
     .unpacked_fast = true, /* its small path beats packing beyond tiny sizes */
+    .trmm_left_in_place = true,
     .edge = gemm_kernel_avx512_d16x12_edge,
     .ukernel_prefetch = gemm_kernel_avx512_d16x12_prefetch,
     .transpose = gemm_transpose_avx512,
