@@ -472,11 +472,12 @@ static void test_small_trsm_tells_the_gate_its_diagonal_blocks(void **state)
 {
     (void)state;
     enum { N = 80 };
+    const size_t elements = (size_t)N * N;
     char path[512];
     snprintf(path, sizeof path, "%s/trsm-trace.txt", tmpdir);
     assert_int_equal(tela_costs_load(FIXTURE), TELA_OK);
-    double *a = tu_random_array(N * N, 7), *b = tu_random_array(N * N, 8),
-           *serial = tu_random_array(N * N, 8);
+    double *a = tu_random_array(elements, 7), *b = tu_random_array(elements, 8),
+           *serial = tu_random_array(elements, 8);
     assert_non_null(a);
     assert_non_null(b);
     assert_non_null(serial);
@@ -491,7 +492,7 @@ static void test_small_trsm_tells_the_gate_its_diagonal_blocks(void **state)
     assert_int_equal(tela_dtrsm(tela_par_team(team), 'L', 'L', 'N', 'N', N, N, 1.0, a, N, b, N), 0);
     par_trace_open(NULL);
     assert_int_equal(tela_dtrsm(tela_par_seq(), 'L', 'L', 'N', 'N', N, N, 1.0, a, N, serial, N), 0);
-    assert_memory_equal(b, serial, sizeof(double) * N * N);
+    assert_memory_equal(b, serial, sizeof(double) * elements);
 
     FILE *f = fopen(path, "r");
     assert_non_null(f);
