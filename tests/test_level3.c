@@ -253,49 +253,68 @@ static void test_syrk(void **state)
                 }
 }
 
-/* C = alpha A A^T + beta C with A and C placed `off` doubles past a 64-byte line (ld a multiple
- * of 8: every column at that offset), into out. */
-static void syrk_placed(char uplo, tela_int n, tela_int k, double alpha, double beta,
+/* C = alpha A A^T + beta C (syr2k: alpha (A B^T + B A^T) + beta C) with A, B and C placed `off`
+ * doubles past a 64-byte line (ld a multiple of 8: every column at that offset), into out. */
+static void syrk_placed(bool two, char uplo, tela_int n, tela_int k, double alpha, double beta,
                         const double *a, const double *c0, tela_int ld, int off, double *out)
 {
     const size_t len = (size_t)ld * (size_t)(n > k ? n : k) + 8; /* whole lines */
     double *ap = aligned_alloc(64, len * sizeof(double)),
+           *bp = aligned_alloc(64, len * sizeof(double)),
            *cp = aligned_alloc(64, len * sizeof(double));
-    assert_true(ap && cp);
+    assert_true(ap && bp && cp);
     memcpy(ap + off, a, sizeof(double) * (size_t)(ld * k));
+    memcpy(bp + off, c0, sizeof(double) * (size_t)(ld * k)); /* B: any other matrix */
     memcpy(cp + off, c0, sizeof(double) * (size_t)(ld * n));
-    assert_int_equal(
-        tela_dsyrk(tela_par_seq(), uplo, 'N', n, k, alpha, ap + off, ld, beta, cp + off, ld), 0);
+    if (two)
+        assert_int_equal(tela_dsyr2k(tela_par_seq(), uplo, 'N', n, k, alpha, ap + off, ld, bp + off,
+                                     ld, beta, cp + off, ld),
+                         0);
+    else
+        assert_int_equal(
+            tela_dsyrk(tela_par_seq(), uplo, 'N', n, k, alpha, ap + off, ld, beta, cp + off, ld),
+            0);
     memcpy(out, cp + off, sizeof(double) * (size_t)(ld * n));
     free(ap);
+    free(bp);
     free(cp);
 }
 
-/* Off their lines, a triangle's strips pack from op(A) of 24576 elements where packing gives
- * their bits (alpha +-1, beta 0 or 1; driver.c): every placement must give the aligned call's
- * bits, for those scalings and for the others, which keep the strips. */
+/* Off their lines, syrk's strips pack from op(A) of 24576 elements where packing gives their
+ * bits (alpha +-1, beta 0 or 1; driver.c): every placement must give the aligned call's bits, for
+ * those scalings and for the others, which keep the strips, and for syr2k, whose packed form
+ * would not. */
 static void test_syrk_off_its_lines_keeps_bits(void **state)
 {
     (void)state;
-    static const tela_int orders[] = {96, 160, 200};
+    /* n, k: below the bound, above it square, and a syr2k whose packed form has other bits */
+    static const tela_int shapes[][2] = {{96, 96}, {160, 160}, {256, 96}};
     static const double scalings[][2] = {{-1.0, 1.0}, {1.0, 0.0}, {0.7, 1.3}};
-    for (size_t o = 0; o < sizeof orders / sizeof orders[0]; o++) {
-        const tela_int n = orders[o], ld = (n + 7) / 8 * 8 + 8;
+    for (size_t o = 0; o < sizeof shapes / sizeof shapes[0]; o++) {
+        const tela_int n = shapes[o][0], k = shapes[o][1], ld = (n + 7) / 8 * 8 + 8;
         double *a = filled(ld * n), *c0 = filled(ld * n);
+        /* Values with whole mantissas: sums of uniform()'s 16-bit values are exact in any order,
+         * and would hide a path that sums in another. */
+        for (tela_int i = 0; i < ld * n; i++) {
+            a[i] /= 3.0;
+            c0[i] /= 7.0;
+        }
         double *ref = malloc(sizeof(double) * (size_t)(ld * n)),
                *c = malloc(sizeof(double) * (size_t)(ld * n));
         assert_true(ref && c);
-        for (int u = 0; u < 2; u++)
-            for (size_t q = 0; q < sizeof scalings / sizeof scalings[0]; q++) {
-                const double alpha = scalings[q][0], beta = scalings[q][1];
-                syrk_placed(uplos[u], n, n, alpha, beta, a, c0, ld, 0, ref);
-                for (int off = 1; off < 8; off++) {
-                    syrk_placed(uplos[u], n, n, alpha, beta, a, c0, ld, off, c);
-                    if (memcmp(c, ref, sizeof(double) * (size_t)(ld * n)) != 0)
-                        fail_msg("syrk %c N n=%td alpha=%g beta=%g, %d doubles off: other bits",
-                                 uplos[u], n, alpha, beta, off);
+        for (int two = 0; two < 2; two++)
+            for (int u = 0; u < 2; u++)
+                for (size_t q = 0; q < sizeof scalings / sizeof scalings[0]; q++) {
+                    const double alpha = scalings[q][0], beta = scalings[q][1];
+                    syrk_placed(two, uplos[u], n, k, alpha, beta, a, c0, ld, 0, ref);
+                    for (int off = 1; off < 8; off++) {
+                        syrk_placed(two, uplos[u], n, k, alpha, beta, a, c0, ld, off, c);
+                        if (memcmp(c, ref, sizeof(double) * (size_t)(ld * n)) != 0)
+                            fail_msg("%s %c N n=%td k=%td alpha=%g beta=%g, %d doubles off: "
+                                     "other bits",
+                                     two ? "syr2k" : "syrk", uplos[u], n, k, alpha, beta, off);
+                    }
                 }
-            }
         free(a);
         free(c0);
         free(ref);

@@ -453,7 +453,7 @@ double gemm_unpacked_reread_max(const gemm_kernel *kr)
     return kr->unpacked_narrow_tiles ? half / 2.0 : half;
 }
 
-/* A triangle's strips (part.c) read op(A)'s columns in place: off their 64-byte lines (as
+/* syrk's strips (part.c) read op(A)'s columns in place: off their 64-byte lines (as
  * NumPy's and glibc's large arrays sit, 16 bytes past a page) each 16-row column spans three
  * lines, not two. Packing copies them onto lines. Measured on the Xeon (model 207), one thread,
  * dsyrk L N with k = n, beta 1, 16 bytes off, strips against packing: 128 42.1 / 42.5 us, 144 51.7
@@ -461,7 +461,8 @@ double gemm_unpacked_reread_max(const gemm_kernel *kr)
  * and were level at 192. From op(A) of STRIPS_OFF_LINE_PACK elements, strips off their lines
  * pack instead, where packing computes the strips' bits: alpha +-1 and beta 0 or 1 (exact
  * scalings, so the same sums give the same results) and one k block; other scalings keep the
- * strips, so results never depend on where the arrays sit. dpotrf 192-448 off the line ran
+ * strips, so results never depend on where the arrays sit. Not syr2k's: packed, it sums both
+ * products in one chain (gemm_pair), the strips in two. dpotrf 192-448 off the line ran
  * 1.04-1.09x faster in quiet spells, level in a slow one. */
 #define STRIPS_OFF_LINE_PACK 24576.0
 
@@ -470,7 +471,8 @@ static bool strips_better_packed(const gemm_problem *pr, double reread)
     const bool off_line = (uintptr_t)pr->a.p % 64 != 0 || pr->a.ld % 8 != 0;
     const bool same_bits = (pr->alpha == 1.0 || pr->alpha == -1.0) &&
                            (pr->beta == 0.0 || pr->beta == 1.0) && pr->k <= pr->kernel->kc;
-    return pr->part != GEMM_ALL && reread >= STRIPS_OFF_LINE_PACK && off_line && same_bits;
+    return pr->part != GEMM_ALL && pr->b_is_a_transposed && reread >= STRIPS_OFF_LINE_PACK &&
+           off_line && same_bits;
 }
 
 bool gemm_prefers_unpacked(const gemm_problem *pr)
