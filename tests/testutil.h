@@ -160,11 +160,17 @@ static inline bool tu_same_bits(double x, double y)
 }
 
 /* ---- random data -------------------------------------------------------------
- * A small LCG, the same on every platform, so a failing case can be rerun. */
+ * A small LCG, the same on every platform, so a failing case can be rerun. Two steps a value,
+ * 40 bits of it: with 16 (one step) every product and sum of the tests' sizes was exact, so two
+ * paths that sum in different orders gave the same bits and a bitwise comparison could not tell
+ * them apart. */
 static inline double tu_uniform(unsigned *state)
 {
     *state = *state * 1103515245u + 12345u;
-    return (double)((*state >> 8) & 0xffff) / 65536.0 - 0.5;
+    const double high = (double)((*state >> 8) & 0xffff);
+    *state = *state * 1103515245u + 12345u;
+    const double low = (double)((*state >> 8) & 0xffffff);
+    return (high + low / 16777216.0) / 65536.0 - 0.5;
 }
 
 /* len values of tu_uniform from seed (malloc'd, at least one element: free it). */
