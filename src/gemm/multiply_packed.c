@@ -42,12 +42,18 @@ static size_t plan_len(const gemm_kernel *kr, bool left, tela_int s)
     return (w * blocks * (size_t)s + 7) / 8 * 8;
 }
 
+/* Whether B is read in place (multiply_chunk_in_place) rather than packed. */
+static bool b_in_place(const gemm_kernel *kr, bool left)
+{
+    return left && kr->trmm_left_in_place && !kr->packed_only;
+}
+
 /* Doubles of B packed: LEVEL3_CHUNK columns (left) or rows (right) in
- * panels of the kernel's other side, s deep. */
+ * panels of the kernel's other side, s deep; none where B is read in place. */
 static size_t packed_b_len(const gemm_kernel *kr, bool left, tela_int s)
 {
     const tela_int v = block_side(kr, !left);
-    return (size_t)((LEVEL3_CHUNK + v - 1) / v * v) * (size_t)s;
+    return b_in_place(kr, left) ? 0 : (size_t)((LEVEL3_CHUNK + v - 1) / v * v) * (size_t)s;
 }
 
 size_t level3_multiply_len(bool left, tela_int s)
@@ -183,7 +189,7 @@ static void multiply_chunks(const level3_ctx *ctx, tela_int from, tela_int to, b
     for (tela_int c = from; c < to; c++) {
         const tela_int j = c * job->width, cnt = job->n - j < job->width ? job->n - j : job->width;
         double *b = job->b + (job->left ? j * job->ldb : j);
-        if (job->left && kr->trmm_left_in_place && !kr->packed_only)
+        if (b_in_place(kr, job->left))
             multiply_chunk_in_place(kr, job->t, job->s, plan, cnt, b, job->ldb);
         else
             multiply_chunk(kr, job->t, job->left, job->s, plan, cnt, b, job->ldb, packed_b);
